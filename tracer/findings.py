@@ -1,0 +1,87 @@
+"""Findings and reports: what the checks say, in the shape CONTRACT.md promises."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem at one user source line. `count` is how many ops (e.g. layers) share it."""
+
+    code: str
+    severity: str
+    message: str
+    file: str
+    line: int
+    module: str
+    op: str
+    node: str
+    hint: str = ""
+    count: int = 1
+    event: int | None = None  # index into the recording's events, for the TUI and renderer
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {
+            "code": self.code, "severity": self.severity, "message": self.message,
+            "file": self.file, "line": self.line, "module": self.module, "op": self.op,
+            "node": self.node,
+        }
+        if self.hint:
+            data["hint"] = self.hint
+        if self.count > 1:
+            data["count"] = self.count
+        return data
+
+
+def merge_repeats(findings: list[Finding], module_types: dict[str, str]) -> list[Finding]:
+    """One finding per (code, source line, module type), counting the layers it stands for."""
+    merged: dict[tuple, Finding] = {}
+    counts: Counter[tuple] = Counter()
+    for finding in findings:
+        key = (finding.code, finding.file, finding.line, module_types.get(finding.module, finding.module))
+        counts[key] += finding.count
+        merged.setdefault(key, finding)
+    result = []
+    for key, finding in merged.items():
+        count = counts[key]
+        if count > 1:
+            finding = replace(finding, count=count, message=f"{finding.message} ({count} occurrences)")
+        result.append(finding)
+    order = {severity: rank for rank, severity in enumerate(SEVERITIES)}
+    return sorted(result, key=lambda f: (order[f.severity], f.event if f.event is not None else -1))
+
+
+@dataclass
+class Report:
+    """The result of checking one target: findings plus the run's summary figures."""
+
+    findings: list[Finding]
+    summary: dict[str, Any]
+    target: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        tally = Counter(f.severity for f in self.findings)
+        return {severity: tally.get(severity, 0) for severity in SEVERITIES}
+
+    def to_dict(self) -> dict[str, Any]:
+        summary = dict(self.summary)
+        summary["findings"] = self.counts()
+        data = {"target": self.target, "findings": [f.to_dict() for f in self.findings], "summary": summary}
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    def fails(self, threshold: str = "error") -> bool:
+        """True when a finding is at least as severe as `threshold`."""
+        limit = SEVERITIES.index(threshold)
+        return any(SEVERITIES.index(f.severity) <= limit for f in self.findings)

@@ -1,0 +1,39 @@
+"""Finding the user's own source line behind a call: the first frame outside torch and attnscope."""
+
+from __future__ import annotations
+
+import os
+import sys
+from types import FrameType
+
+import torch
+
+_INTERNAL_ROOTS = tuple(
+    os.path.dirname(os.path.abspath(module.__file__)) + os.sep
+    for module in (torch, sys.modules[__package__])
+)
+_is_internal_cache: dict[str, bool] = {}
+
+
+def _is_internal(filename: str) -> bool:
+    known = _is_internal_cache.get(filename)
+    if known is None:
+        known = os.path.abspath(filename).startswith(_INTERNAL_ROOTS) or filename.startswith("<frozen ")
+        _is_internal_cache[filename] = known
+    return known
+
+
+def user_frame(start: FrameType | None = None) -> FrameType | None:
+    """The innermost frame whose code lives outside torch and attnscope."""
+    frame = start if start is not None else sys._getframe(1)
+    while frame is not None and _is_internal(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
+
+
+def user_location() -> tuple[str, int]:
+    """`(file, line)` of the user's call being recorded, or `("", 0)` if there is none."""
+    frame = user_frame(sys._getframe(1))
+    if frame is None:
+        return "", 0
+    return frame.f_code.co_filename, frame.f_lineno

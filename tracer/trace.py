@@ -1,0 +1,76 @@
+"""The public entry point: `with tracer.trace(model) as t: model(x)`, then read `t`."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+from torch import nn
+
+from .events import Recording
+from .graph import build_graph
+from .recorder import Recorder
+from .values import DEFAULT_BUDGET_BYTES
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
+
+class Trace:
+    """A recording in progress (inside the `with` block) and its results (after it).
+
+    Everything after the block is derived from `recording`, lazily and once: the graph,
+    the axes, the attention blocks and the findings.
+    """
+
+    def __init__(
+        self,
+        model: nn.Module | None = None,
+        *,
+        value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        max_passes: int | None = None,
+        layout: str = "batch-first",
+    ) -> None:
+        self.layout = layout
+        self._recorder = Recorder(model, value_budget_bytes=value_budget_bytes, max_passes=max_passes)
+
+    def __enter__(self) -> "Trace":
+        self._recorder.start()
+        return self
+
+    def __exit__(self, exc_type: Any, exc: BaseException | None, traceback: Any) -> bool:
+        self._recorder.stop(exc)
+        return False
+
+    @property
+    def recording(self) -> Recording:
+        return self._recorder.recording
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        return build_graph(self.recording)
+
+    @cached_property
+    def analysis(self) -> "Analysis":
+        from .analysis import analyse
+
+        return analyse(self.recording, layout=self.layout)
+
+    @property
+    def findings(self) -> list:
+        return self.analysis.findings
+
+    @property
+    def summary(self) -> dict:
+        return self.analysis.summary
+
+
+def trace(model: nn.Module | None = None, **options: Any) -> Trace:
+    """Record every forward pass of `model` run inside the `with` block.
+
+    Options: `value_budget_bytes` (memory for kept value copies), `max_passes` (record
+    only the first N forward passes), `layout` ("batch-first" or "seq-first": how to read
+    the model's float inputs).
+    """
+    return Trace(model, **options)

@@ -1,0 +1,77 @@
+"""What the recorder remembers about values: statistics for all, copies for a few.
+
+Copies are what value checks (mask patterns, fully masked rows) and the TUI's heatmaps
+read. They are detached CPU clones, so the user's tensors are never kept alive or changed,
+and their total size stays under a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from .events import ValueStats
+
+# Ops whose outputs later stages read as values: normalizations, masks and what builds them.
+VALUE_OPS = frozenset(
+    {
+        "softmax", "log_softmax", "masked_fill", "where", "tril", "triu", "scaled_dot_product_attention",
+        "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "bitwise_not", "logical_and", "logical_or",
+        "exp",
+    }
+)
+SMALL_NUMEL = 4096
+DEFAULT_BUDGET_BYTES = 64 * 2**20
+
+
+def value_stats(tensor: torch.Tensor) -> ValueStats | None:
+    """min / max / mean / count of non-finite elements; None where values do not exist."""
+    if tensor.device.type == "meta" or tensor.numel() == 0 or tensor.is_complex():
+        return None
+    with torch.no_grad():
+        if tensor.dtype == torch.bool:
+            trues, total = int(tensor.sum()), tensor.numel()
+            return ValueStats(float(trues == total), float(trues > 0), trues / total, 0, 0)
+        if not tensor.is_floating_point():
+            low, high = torch.aminmax(tensor)
+            return ValueStats(float(low), float(high), float(tensor.double().mean()), 0, 0)
+        data = tensor.detach()
+        finite = torch.isfinite(data)
+        nonfinite = data.numel() - int(finite.sum())
+        nan = int(torch.isnan(data).sum()) if nonfinite else 0
+        if nonfinite == data.numel():
+            return ValueStats(float("nan"), float("nan"), float("nan"), nonfinite, nan)
+        picked = data if nonfinite == 0 else data[finite]
+        low, high = torch.aminmax(picked)
+        return ValueStats(float(low), float(high), float(picked.float().mean()), nonfinite, nan)
+
+
+@dataclass
+class ValueKeeper:
+    """Decides which values to copy, and copies them while the budget lasts."""
+
+    budget_bytes: int = DEFAULT_BUDGET_BYTES
+    used_bytes: int = 0
+    skipped: int = 0
+    kept: dict[int, torch.Tensor] = field(default_factory=dict)
+
+    def wants(self, op: str, tensor: torch.Tensor) -> bool:
+        if tensor.device.type == "meta":
+            return False
+        return (
+            op in VALUE_OPS
+            or tensor.numel() <= SMALL_NUMEL
+            or not (tensor.is_floating_point() or tensor.is_complex())
+        )
+
+    def offer(self, vid: int, op: str, tensor: torch.Tensor) -> None:
+        if not self.wants(op, tensor):
+            return
+        size = tensor.numel() * tensor.element_size()
+        if self.used_bytes + size > self.budget_bytes:
+            self.skipped += 1
+            return
+        with torch.no_grad():
+            self.kept[vid] = tensor.detach().to("cpu", copy=True)
+        self.used_bytes += size
