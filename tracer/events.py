@@ -129,6 +129,8 @@ class Recording:
     values: dict[int, Any] = field(default_factory=dict)  # vid -> torch.Tensor (kept copies)
     forward_passes: int = 0
     error: str | None = None  # "ExceptionType: message" when a forward pass raised
+    error_file: str = ""  # the user's line that raised
+    error_line: int = 0
     device: str = "cpu"
     notes: list[str] = field(default_factory=list)
 

@@ -23,7 +23,7 @@ from torch.utils.weak import WeakIdKeyDictionary
 
 from .events import TENSOR_SLOT, ModuleCall, OpEvent, Recording, Source, TensorMeta
 from .opnames import op_name
-from .source import user_location
+from .source import raise_location, user_location
 from .values import DEFAULT_BUDGET_BYTES, ValueKeeper, value_stats
 
 # Python functions whose single torch-function dispatch would hide the ops inside them;
@@ -131,6 +131,7 @@ class Recorder(TorchFunctionMode):
                 )
             if error is not None and self.recording.error is None:
                 self.recording.error = f"{type(error).__name__}: {error}"
+                self.recording.error_file, self.recording.error_line = raise_location(error.__traceback__)
 
     def _learn_names(self, model: nn.Module) -> None:
         for path, module in model.named_modules(remove_duplicate=False):

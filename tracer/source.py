@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from types import FrameType
+from types import FrameType, TracebackType
 
 import torch
 
@@ -37,3 +37,14 @@ def user_location() -> tuple[str, int]:
     if frame is None:
         return "", 0
     return frame.f_code.co_filename, frame.f_lineno
+
+
+def raise_location(traceback: TracebackType | None) -> tuple[str, int]:
+    """`(file, line)` of the user's line that raised: the innermost traceback frame outside torch."""
+    found = ("", 0)
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        if not _is_internal(code.co_filename):
+            found = (code.co_filename, traceback.tb_lineno)
+        traceback = traceback.tb_next
+    return found

@@ -1,4 +1,4 @@
-"""Padding mask built from `input_ids != PAD` where PAD is also the BOS id: the real first token's row is fully masked.
+"""Padding mask from `input_ids == PAD` where PAD is also the BOS id: the real first token's row is fully masked.
 
 GPT-2 style: the student reuses the begin-of-sequence id as the padding id. The key padding
 mask `input_ids == PAD` then hides the BOS token at position 0 as well as the trailing pads,

@@ -1,4 +1,4 @@
-"""Inverted boolean passed to `F.scaled_dot_product_attention(attn_mask=...)`: True marks the padding, SDPA reads True as "attend".
+"""Inverted boolean `attn_mask` for SDPA: True marks the padding, but SDPA reads True as "attend here".
 
 For SDPA a boolean attn_mask is True where attention IS allowed (the opposite of
 nn.MultiheadAttention's key_padding_mask). The student passes `input_ids == PAD` (True at

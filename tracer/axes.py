@@ -1,0 +1,200 @@
+"""Axes: what each tensor dimension *is* (batch, a sequence, a feature space, heads...).
+
+An axis is an id in a union-find table. Ops that align two dimensions unify their axes;
+an axis of unknown meaning adopts the meaning of what it meets. Two axes whose meanings
+contradict (two different sequences, the query and key copies of one sequence, a position
+table against the batch) are not merged: the meeting is kept as a `Conflict`, which the
+checks turn into findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+SEQ_LIKE = ("seq", "pos")
+KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_"}
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The meaning of one dimension. Only the union-find root's record is authoritative."""
+
+    kind: str  # batch | seq | pos | feature | head | merged | mixed | one | unknown
+    size: int
+    name: str = ""
+    seq: str | None = None  # which sequence, for seq axes
+    role: str | None = None  # "query" or "key" for the two copies of a sequence in a score table
+    base: int | None = None  # a role copy's sequence axis; a factor's split axis
+    parts: tuple[int, ...] = ()  # merged and mixed axes: what went into them
+    origin: int | None = None  # index of the event that created the axis
+    label: str = ""  # where the axis comes from, for messages
+
+    @property
+    def display(self) -> str:
+        if self.name:
+            return self.name
+        return KIND_NAMES.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two aligned axes whose meanings contradict, met at one event."""
+
+    event: int
+    first: int
+    second: int
+    reason: str  # "sequences", "roles", "positional" or "kinds"
+
+
+@dataclass
+class AxisTable:
+    """All axes of one recording, with unification, role copies, factors and merges."""
+
+    axes: list[Axis] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    _parent: list[int] = field(default_factory=list)
+    _memo: dict[tuple, int] = field(default_factory=dict)
+
+    def new(self, kind: str, size: int, **attrs) -> int:
+        self.axes.append(Axis(kind, size, **attrs))
+        self._parent.append(len(self._parent))
+        return len(self.axes) - 1
+
+    def find(self, axis: int) -> int:
+        root = axis
+        while self._parent[root] != root:
+            root = self._parent[root]
+        while self._parent[axis] != root:
+            self._parent[axis], axis = root, self._parent[axis]
+        return root
+
+    def get(self, axis: int) -> Axis:
+        return self.axes[self.find(axis)]
+
+    def same(self, a: int, b: int) -> bool:
+        return self.find(a) == self.find(b)
+
+    def specify(self, axis: int, kind: str, **attrs) -> None:
+        """Give an axis of unknown meaning its meaning (does nothing to a known one)."""
+        root = self.find(axis)
+        if self.axes[root].kind == "unknown":
+            self.axes[root] = replace(self.axes[root], kind=kind, **attrs)
+
+    def base_of(self, axis: int) -> int:
+        record = self.get(axis)
+        return self.find(record.base) if record.role and record.base is not None else self.find(axis)
+
+    # ---------------------------------------------------------------- unification
+    def unify(self, a: int, b: int, event: int) -> int:
+        """Align `a` with `b` (same size); returns the axis the result carries."""
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return ra
+        first, second = self.axes[ra], self.axes[rb]
+        if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind == "seq"):
+            self._parent[rb] = ra
+            return ra
+        if first.kind in ("unknown", "one") or (first.kind == "pos" and second.kind == "seq"):
+            self._parent[ra] = rb
+            return rb
+        if first.kind in SEQ_LIKE and second.kind in SEQ_LIKE:
+            return self._unify_positions(ra, rb, event)
+        if first.kind == second.kind and first.kind in ("batch", "feature", "head", "pos", "merged"):
+            self._parent[rb] = ra
+            return ra
+        reason = "positional" if "pos" in (first.kind, second.kind) else "kinds"
+        self.conflicts.append(Conflict(event, ra, rb, reason))
+        return ra
+
+    def _unify_positions(self, ra: int, rb: int, event: int) -> int:
+        first, second = self.axes[ra], self.axes[rb]
+        if first.seq != second.seq:
+            self.conflicts.append(Conflict(event, ra, rb, "sequences"))
+        elif first.role and second.role and first.role != second.role:
+            self.conflicts.append(Conflict(event, ra, rb, "roles"))
+        elif first.role == second.role:
+            self._parent[rb] = ra
+        return ra  # a role copy meeting its own sequence is fine, and both stay as they are
+
+    # ---------------------------------------------------------------- derived axes
+    def role_copy(self, axis: int, role: str, event: int) -> int:
+        """The query-side or key-side copy of a sequence axis inside a score table."""
+        base = self.base_of(axis)
+        key = ("role", base, role)
+        if key not in self._memo:
+            record = self.axes[base]
+            kind = "seq" if record.kind in SEQ_LIKE or record.kind == "unknown" else record.kind
+            suffix = "q" if role == "query" else "k"
+            self._memo[key] = self.new(
+                kind, record.size, name=f"{record.display}{suffix}", seq=record.seq or f"axis{base}",
+                role=role, base=base, origin=event, label=f"{role} positions of {record.display}",
+            )
+        return self._memo[key]
+
+    def factors(self, axis: int, sizes: tuple[int, ...], event: int) -> list[int]:
+        """Split `axis` into consecutive factors of the given sizes (a reshape into heads)."""
+        root = self.find(axis)
+        record = self.axes[root]
+        if record.parts and tuple(self.get(p).size for p in record.parts) == sizes:
+            return list(record.parts)
+        key = ("factors", root, sizes)
+        if key not in self._memo:
+            made = []
+            for position, size in enumerate(sizes):
+                if record.kind == "feature":
+                    last = position == len(sizes) - 1
+                    kind, name = ("feature", f"{record.display}h") if last else ("head", "H")
+                elif record.kind == "batch":
+                    kind, name = "batch", "B"
+                else:
+                    kind, name = "unknown", ""
+                made.append(self.new(kind, size, name=name, base=root, origin=event,
+                                     label=f"factor {position + 1} of {len(sizes)} of {record.display}"))
+            self._memo[key] = tuple(made)
+        return list(self._memo[key])
+
+    def merge(self, parts: list[int], event: int) -> int:
+        """The axis made by flattening `parts` (in order) into one dimension."""
+        roots = tuple(self.find(p) for p in parts)
+        bases = {self.axes[r].base for r in roots}
+        if len(bases) == 1 and None not in bases:
+            base = bases.pop()
+            if ("factors", base, tuple(self.axes[r].size for r in roots)) in self._memo and \
+                    self._memo[("factors", base, tuple(self.axes[r].size for r in roots))] == roots:
+                return base
+        key = ("merge", roots)
+        if key not in self._memo:
+            kinds = {self.axes[r].kind for r in roots}
+            size = 1
+            for r in roots:
+                size *= self.axes[r].size
+            if kinds <= {"batch", "head"}:
+                kind = "batch"
+            elif kinds <= {"feature", "head"}:
+                kind = "feature"
+            elif kinds & set(SEQ_LIKE) and any(self._is_head_piece(r) for r in roots):
+                kind = "mixed"  # heads or per-head features flattened into a sequence
+            else:
+                kind = "merged"
+            name = "·".join(self.axes[r].display for r in roots)
+            self._memo[key] = self.new(kind, size, name=name, parts=roots, origin=event,
+                                       label=f"{name} flattened into one axis")
+        return self._memo[key]
+
+    def _is_head_piece(self, root: int) -> bool:
+        record = self.axes[root]
+        return record.kind == "head" or (record.kind == "feature" and record.base is not None)
+
+    def mixed(self, parts: list[int], size: int, event: int) -> int:
+        """An axis made by a reshape that tears `parts` into each other."""
+        roots = tuple(self.find(p) for p in parts)
+        names = ", ".join(self.axes[r].display for r in roots)
+        return self.new("mixed", size, name="?", parts=roots, origin=event, label=f"a mix of {names}")
+
+    def describe(self, axis: int) -> str:
+        """`T=5`-style name of an axis with its size, for messages and labels."""
+        record = self.get(axis)
+        return f"{record.display}={record.size}"
+
+    def describe_shape(self, axes: tuple[int, ...]) -> str:
+        return " × ".join(self.describe(a) for a in axes) if axes else "scalar"

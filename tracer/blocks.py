@@ -1,0 +1,386 @@
+"""Attention blocks, found on the recording whatever the coding style.
+
+A block is a normalization (a library softmax, a hand-written exp / sum / divide, or a
+fused `scaled_dot_product_attention`) whose weights are then contracted against values.
+Around it, the block collects what the checks need: the score table's axes, which axis
+was normalized and which was contracted, the query-key product and its scale, and every
+mask applied before or after the normalization.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import torch
+
+from .axes import AxisTable
+from .dataflow import Dataflow
+from .events import OpEvent, TensorMeta
+from .rules import OpFacts
+
+PRODUCTS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum", "baddbmm"})
+CONTRACTIONS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum"})
+LAYOUT_OPS = frozenset({
+    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "float", "half",
+    "bfloat16", "double", "unsqueeze", "squeeze", "expand", "detach", "flatten", "unflatten", "_unsafe_view",
+})
+AFTER_NORMALIZATION = LAYOUT_OPS | {"dropout", "masked_fill", "where", "mul", "div", "nan_to_num", "getitem"}
+HIDING_THRESHOLD = -1e3  # an additive mask entry below this hides its key
+
+
+@dataclass
+class MaskUse:
+    """One application of a mask to the scores (or, when `after`, to the weights)."""
+
+    event: int
+    kind: str  # "fill", "where", "additive", "multiply", "attn_mask" or "is_causal"
+    after: bool
+    mask: TensorMeta | None = None
+    fill: float | None = None  # the value written into hidden places, where one is written
+    hidden: torch.Tensor | None = None  # bool over `shape`, True where a key is hidden
+    shape: tuple[int, ...] = ()
+    axes: tuple[int, ...] = ()  # axes of the table the mask was applied to
+    discarded: bool = False  # a masked_fill whose result nobody used
+
+
+@dataclass
+class AttentionBlock:
+    index: int
+    kind: str  # "softmax", "handwritten" or "sdpa"
+    norm_event: int
+    module: str
+    table_shape: tuple[int, ...]
+    table_axes: tuple[int, ...]
+    dtype: str
+    normalized_axis: int | None
+    contracted_axes: tuple[int, ...] = ()
+    contraction_event: int | None = None
+    product_event: int | None = None
+    contracted_size: int | None = None  # d_k
+    scale: float | None = 1.0  # None when some factor is not a known number
+    scale_events: list[int] = field(default_factory=list)
+    masks: list[MaskUse] = field(default_factory=list)
+    renormalized: bool = False
+    exp_event: int | None = None
+    max_subtracted: bool = True
+    scores: TensorMeta | None = None
+    weights: TensorMeta | None = None
+
+    @property
+    def elements(self) -> int:
+        return math.prod(self.table_shape)
+
+    def dim_of(self, table: AxisTable, axis: int | None, axes: tuple[int, ...] | None = None) -> int | None:
+        if axis is None:
+            return None
+        for dim, candidate in enumerate(axes if axes is not None else self.table_axes):
+            if table.same(candidate, axis):
+                return dim
+        return None
+
+
+class BlockFinder:
+    """Walks the dataflow around each normalization to assemble its block."""
+
+    def __init__(self, flow: Dataflow, table: AxisTable, axes: dict[int, tuple[int, ...]], facts: dict[int, OpFacts]):
+        self.flow, self.table, self.axes, self.facts = flow, table, axes, facts
+        self.events = flow.recording.events
+
+    def find(self) -> list[AttentionBlock]:
+        blocks: list[AttentionBlock] = []
+        for event in self.events:
+            block = None
+            if event.op == "softmax" and event.outputs:
+                block = self._library_softmax(event)
+            elif event.op == "div" and event.outputs:
+                block = self._handwritten_softmax(event)
+            elif event.op == "scaled_dot_product_attention" and event.outputs:
+                block = self._sdpa(event)
+            if block is not None:
+                block.index = len(blocks)
+                blocks.append(block)
+        return blocks
+
+    # ------------------------------------------------------------ normalizations
+    def _new_block(self, kind: str, event: OpEvent, scores: TensorMeta, dims: tuple[int, ...]) -> AttentionBlock:
+        axes = self.axes.get(scores.vid, ())
+        normalized = axes[dims[0]] if len(dims) == 1 and axes else None
+        return AttentionBlock(
+            index=0, kind=kind, norm_event=event.index, module=event.module, table_shape=scores.shape,
+            table_axes=axes, dtype=scores.dtype, normalized_axis=normalized, scores=scores,
+            weights=event.outputs[0],
+        )
+
+    def _library_softmax(self, event: OpEvent) -> AttentionBlock | None:
+        contraction = self._contraction_after(event.outputs[0])
+        if contraction is None:
+            return None
+        block = self._new_block("softmax", event, event.inputs[0], self.facts[event.index].normalized)
+        self._finish(block, contraction, event.inputs[0])
+        return block
+
+    def _handwritten_softmax(self, event: OpEvent) -> AttentionBlock | None:
+        if len(event.inputs) < 2:
+            return None
+        numerator, denominator = event.inputs[0], event.inputs[1]
+        total = self.flow.made_by(denominator.vid)
+        while total is not None and total.op in ("clamp", "add", "unsqueeze", "to", "float"):
+            total = self.flow.made_by(total.inputs[0].vid)
+        if total is None or total.op != "sum" or total.inputs[0].vid != numerator.vid:
+            return None
+        exp = self.flow.made_by(numerator.vid)
+        while exp is not None and exp.op in ("masked_fill", "mul", "where") and exp.inputs:
+            exp = self.flow.made_by(exp.inputs[0].vid)
+        if exp is None or exp.op != "exp":
+            return None
+        contraction = self._contraction_after(event.outputs[0])
+        if contraction is None:
+            return None
+        scores = exp.inputs[0]
+        shifted = self.flow.made_by(scores.vid)
+        max_subtracted = False
+        if shifted is not None and shifted.op == "sub" and len(shifted.inputs) == 2:
+            peak = self.flow.made_by(shifted.inputs[1].vid)
+            while peak is not None and peak.op in ("detach", "getitem", "masked_fill", "unsqueeze"):
+                peak = self.flow.made_by(peak.inputs[0].vid)
+            if peak is not None and peak.op in ("max", "amax", "logsumexp"):
+                max_subtracted = True
+                scores = shifted.inputs[0]
+        block = self._new_block("handwritten", event, scores, self.facts[total.index].normalized)
+        block.exp_event, block.max_subtracted = exp.index, max_subtracted
+        self._finish(block, contraction, scores)
+        return block
+
+    def _sdpa(self, event: OpEvent) -> AttentionBlock:
+        q, k = event.inputs[0], event.inputs[1]
+        out_axes = self.axes.get(event.outputs[0].vid, ())
+        key_axis = self.table.role_copy(self.axes[k.vid][-2], "key", event.index)
+        table_axes = out_axes[:-1] + (key_axis,)
+        block = AttentionBlock(
+            index=0, kind="sdpa", norm_event=event.index, module=event.module,
+            table_shape=q.shape[:-1] + (k.shape[-2],), table_axes=table_axes, dtype=q.dtype,
+            normalized_axis=key_axis, contracted_axes=(key_axis,), contraction_event=event.index,
+            product_event=event.index, contracted_size=q.shape[-1],
+        )
+        explicit = self.flow.scalar(event, 6, "scale")
+        block.scale = explicit if explicit is not None else 1 / math.sqrt(q.shape[-1])
+        for operand in (q, k):
+            self._folded_scale(block, operand)
+        mask = event.tensor_arg(3, "attn_mask")
+        if mask is not None:
+            use = MaskUse(event.index, "attn_mask", False, mask=mask, shape=block.table_shape, axes=table_axes)
+            value = self.flow.value(mask)
+            if value is not None:
+                hidden = ~value if value.dtype == torch.bool else value < HIDING_THRESHOLD
+                use.hidden = _broadcast(hidden, block.table_shape)
+            block.masks.append(use)
+        if event.arg(5, "is_causal") is True:
+            rows, cols = block.table_shape[-2], block.table_shape[-1]
+            hidden = torch.ones(rows, cols, dtype=torch.bool).triu(1)
+            block.masks.append(MaskUse(event.index, "is_causal", False, hidden=_broadcast(hidden, block.table_shape),
+                                       shape=block.table_shape, axes=table_axes))
+        return block
+
+    # ------------------------------------------------------------ around the normalization
+    def _contraction_after(self, weights: TensorMeta) -> tuple[OpEvent, int, list[int]] | None:
+        """The first product the weights (or what was made of them) enter, with the ops between."""
+        frontier: list[tuple[int, list[int]]] = [(weights.vid, [])]
+        seen = set()
+        while frontier:
+            vid, chain = frontier.pop(0)
+            for user, position in self.flow.users(vid):
+                if user.index in seen:
+                    continue
+                seen.add(user.index)
+                if user.op in CONTRACTIONS:
+                    return user, position, chain
+                if user.op in AFTER_NORMALIZATION and len(chain) < 10 and user.outputs:
+                    if user.op == "div" and position != 0:
+                        continue
+                    frontier.append((user.outputs[0].vid, chain + [user.index]))
+        return None
+
+    def _finish(self, block: AttentionBlock, contraction: tuple[OpEvent, int, list[int]], scores: TensorMeta) -> None:
+        event, position, chain = contraction
+        block.contraction_event = event.index
+        operand = event.inputs[position]
+        operand_axes = self.axes.get(operand.vid, ())
+        block.contracted_axes = tuple(
+            operand_axes[dim] for pos, dim in self.facts[event.index].contracted if pos == position and dim < len(operand_axes)
+        )
+        self._masks_after(block, chain)
+        self._walk_back(block, scores.vid)
+
+    def _masks_after(self, block: AttentionBlock, chain: list[int]) -> None:
+        masked = False
+        for index in chain:
+            event = self.events[index]
+            use = self._mask_use(event, after=True, main=None)
+            if use is not None:
+                block.masks.append(use)
+                masked = True
+            elif event.op == "div" and masked and len(event.inputs) == 2:
+                divisor = self.flow.made_by(event.inputs[1].vid)
+                if divisor is not None and divisor.op in ("sum", "clamp", "add"):
+                    block.renormalized = True
+
+    def _walk_back(self, block: AttentionBlock, vid: int) -> None:
+        for _ in range(16):
+            event = self.flow.made_by(vid)
+            if event is None:
+                return
+            if event.op in PRODUCTS:
+                self._product(block, event)
+                return
+            main = self._main_operand(event)
+            if main is None:
+                return
+            if event.op not in LAYOUT_OPS and event.op not in ("dropout",):
+                if not self._scale_step(block, event, main):
+                    use = self._mask_use(event, after=False, main=main)
+                    if use is None:
+                        return
+                    block.masks.append(use)
+            vid = event.inputs[main].vid
+
+    def _product(self, block: AttentionBlock, event: OpEvent) -> None:
+        block.product_event = event.index
+        facts = self.facts[event.index]
+        for position, dim in facts.contracted[:1]:
+            block.contracted_size = event.inputs[position].shape[dim]
+        operands = [p for p, _ in facts.contracted]
+        if event.op == "baddbmm":
+            block.scale = _times(block.scale, self.flow.scalar(event, 4, "alpha") or 1.0)
+            added = event.inputs[0]
+            if math.prod(added.shape) > 1:
+                use = self._additive(event, added, after=False)
+                if use is not None:
+                    block.masks.append(use)
+        for position in sorted(set(operands)):
+            self._folded_scale(block, event.inputs[position])
+
+    def _folded_scale(self, block: AttentionBlock, operand: TensorMeta) -> None:
+        """A scale multiplied into q or k before their product (`q = q * d_k ** -0.5`)."""
+        vid = operand.vid
+        for _ in range(8):
+            event = self.flow.made_by(vid)
+            if event is None or not event.inputs:
+                return
+            if event.op in ("mul", "div") and len(event.inputs) <= 2:
+                main = self._main_operand(event)
+                if main is None or not self._scale_step(block, event, main):
+                    return
+                vid = event.inputs[main].vid
+            elif event.op in LAYOUT_OPS:
+                vid = event.inputs[0].vid
+            else:
+                return
+
+    def _main_operand(self, event: OpEvent) -> int | None:
+        """The input carrying the scores (the other inputs are masks or scales)."""
+        candidates = [i for i, m in enumerate(event.inputs) if m.shape == event.outputs[0].shape]
+        if event.op == "where" and len(event.inputs) >= 2:
+            candidates = [i for i in candidates if i != 0] or candidates
+        if event.op == "masked_fill":
+            return 0
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        for i in candidates:
+            if self._reaches_product(event.inputs[i].vid, 12):
+                return i
+        return candidates[0]
+
+    def _reaches_product(self, vid: int, depth: int) -> bool:
+        event = self.flow.made_by(vid)
+        if event is None or depth == 0:
+            return False
+        if event.op in PRODUCTS:
+            return True
+        return any(self._reaches_product(m.vid, depth - 1) for m in event.inputs[:2])
+
+    def _scale_step(self, block: AttentionBlock, event: OpEvent, main: int) -> bool:
+        """Fold a multiplication or division by a number into `block.scale`; False if not one."""
+        if event.op not in ("mul", "div") or main != 0 and event.op == "div":
+            return False
+        if len(event.inputs) == 1:
+            factor = self.flow.scalar(event, 1, "other")
+            if factor is None:
+                return False
+        else:
+            other = event.inputs[1 - main]
+            if other.numel != 1:
+                return False
+            kept = self.flow.value(other)
+            factor = float(kept.reshape(()).double()) if kept is not None else None
+        if event.op == "div":
+            factor = 1 / factor if factor else None
+        block.scale = _times(block.scale, factor)
+        block.scale_events.append(event.index)
+        return True
+
+    # ------------------------------------------------------------ masks
+    def _mask_use(self, event: OpEvent, after: bool, main: int | None) -> MaskUse | None:
+        axes = self.axes.get(event.outputs[0].vid, ()) if event.outputs else ()
+        shape = event.outputs[0].shape if event.outputs else ()
+        if event.op == "masked_fill":
+            mask = event.tensor_arg(1, "mask")
+            fill = self.flow.scalar(event, 2, "value")
+            use = MaskUse(event.index, "fill", after, mask=mask, fill=fill, shape=shape, axes=axes,
+                          discarded=not event.inplace and not self.flow.users(event.outputs[0].vid))
+            value = self.flow.value(mask) if mask is not None else None
+            use.hidden = _broadcast(value.bool(), shape) if value is not None else None
+            return use
+        if event.op == "where" and len(event.inputs) >= 2:
+            condition = event.tensor_arg(0, "condition")
+            if condition is None:
+                return None
+            scores_first = main is None or main == 1 or event.inputs[main].vid == event.tensor_arg(1, "input")
+            fill = self.flow.scalar(event, 2 if scores_first else 1, "other")
+            value = self.flow.value(condition)
+            hidden = None
+            if value is not None:
+                hidden = _broadcast(~value.bool() if scores_first else value.bool(), shape)
+            return MaskUse(event.index, "where", after, mask=condition, fill=fill, hidden=hidden, shape=shape, axes=axes)
+        if event.op in ("add", "sub") and len(event.inputs) == 2 and not after:
+            other = event.inputs[1 - (main or 0)]
+            return self._additive(event, other, after)
+        if event.op == "mul" and len(event.inputs) == 2:
+            other = event.inputs[1 - (main or 0)] if main is not None else event.inputs[1]
+            value = self.flow.value(other)
+            if other.dtype == "bool" or (value is not None and bool(((value == 0) | (value == 1)).all())):
+                hidden = _broadcast(value == 0, shape) if value is not None else None
+                return MaskUse(event.index, "multiply", after, mask=other, fill=0.0, hidden=hidden, shape=shape, axes=axes)
+        return None
+
+    def _additive(self, event: OpEvent, other: TensorMeta, after: bool) -> MaskUse | None:
+        """An added tensor is a mask if it holds very negative entries, else a bias (ignored)."""
+        value = self.flow.value(other)
+        shape = event.outputs[0].shape
+        axes = self.axes.get(event.outputs[0].vid, ())
+        if value is None:
+            return None
+        if not value.is_floating_point() or not bool((value < HIDING_THRESHOLD).any()):
+            if value.is_floating_point() and bool((value == 0).any()) and bool((value < 0).any()):
+                return MaskUse(event.index, "additive", after, mask=other, fill=float(value.min()),
+                               hidden=_broadcast(value < 0, shape), shape=shape, axes=axes)
+            return None
+        return MaskUse(event.index, "additive", after, mask=other, fill=float(value.min()),
+                       hidden=_broadcast(value < HIDING_THRESHOLD, shape), shape=shape, axes=axes)
+
+
+def _broadcast(hidden: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor | None:
+    try:
+        return torch.broadcast_to(hidden.bool(), shape)
+    except RuntimeError:
+        return None
+
+
+def _times(scale: float | None, factor: float | None) -> float | None:
+    return None if scale is None or factor is None else scale * factor
+
+
+def find_blocks(flow: Dataflow, table: AxisTable, axes: dict[int, tuple[int, ...]], facts: dict[int, OpFacts]) -> list[AttentionBlock]:
+    return BlockFinder(flow, table, axes, facts).find()

@@ -1,0 +1,29 @@
+"""What every check shares: its identity (code, severity) and how it words a finding."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+from ..findings import Finding
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+
+
+class Check:
+    """A pure function from an analysis to findings, under one stable code of CONTRACT.md."""
+
+    code: ClassVar[str]
+    severity: ClassVar[str]
+
+    def run(self, analysis: "Analysis") -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def at(self, analysis: "Analysis", event: int, message: str, hint: str = "") -> Finding:
+        """A finding located at the user's source line of recorded event `event`."""
+        recorded = analysis.recording.events[event]
+        return Finding(
+            code=self.code, severity=self.severity, message=message, file=recorded.file,
+            line=recorded.line, module=recorded.module, op=recorded.op,
+            node=analysis.node_ids[event], hint=hint, event=event,
+        )

@@ -1,0 +1,41 @@
+"""fully-masked-row: a real query whose every key is hidden has nothing to normalize (NaN or garbage)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+from .patterns import masks_before, pattern_of
+
+
+class FullyMaskedRow(Check):
+    code = "fully-masked-row"
+    severity = "error"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        padding = analysis.meaning.padding if analysis.meaning else {}
+        for block in analysis.blocks:
+            patterns = [(use, pattern_of(analysis, block, use)) for use in masks_before(block)]
+            patterns = [(use, p) for use, p in patterns if p is not None]
+            if not patterns:
+                continue
+            hidden = None
+            for _, pattern in patterns:
+                try:
+                    hidden = pattern.hidden if hidden is None else hidden | pattern.hidden
+                except RuntimeError:
+                    return  # patterns of different layouts: no conclusion
+            rows = hidden.all(dim=3)  # (batch, rest, T_q)
+            pattern = patterns[-1][1]
+            pad = padding.get(pattern.query_seq) if pattern.query_seq else None
+            if pad is not None and pattern.has_batch and tuple(pad.shape) == (rows.shape[0], rows.shape[2]):
+                rows = rows & ~pad[:, None, :]
+            if bool(rows.any()):
+                count = int(rows.any(dim=1).sum())
+                yield self.at(
+                    analysis, patterns[-1][0].event,
+                    f"{count} real quer{'y has' if count == 1 else 'ies have'} every key masked: the softmax "
+                    "of such a row is NaN (or uniform over hidden keys)",
+                    hint="make sure every valid query keeps at least one visible key (e.g. itself)",
+                )

@@ -1,0 +1,24 @@
+"""head-merge: merging heads back must not interleave head and sequence positions."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+from .heads import torn_reshapes
+
+
+class HeadMerge(Check):
+    code = "head-merge"
+    severity = "error"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        for event, kinds, axis in torn_reshapes(analysis):
+            if {"head", "seq"} <= kinds:
+                yield self.at(
+                    analysis, event.index,
+                    f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
+                    "merges heads back so that the merged axes mix head and sequence positions",
+                    hint="merge as x.transpose(1, 2).reshape(B, T, d): bring T next to B first",
+                )

@@ -1,0 +1,53 @@
+"""head-split: splitting (B, T, d) into heads must keep token positions and features apart."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+from .heads import torn_reshapes
+
+
+class HeadSplit(Check):
+    code = "head-split"
+    severity = "error"
+    hint = "split as x.view(B, T, H, d_h).transpose(1, 2), not x.view(B, H, T, d_h)"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        reported = set()
+        for event, kinds, axis in torn_reshapes(analysis):
+            if "head" in kinds:
+                continue  # heads going back together: head-merge
+            if {"seq", "feature"} <= kinds:
+                reported.add(event.index)
+                yield self.at(
+                    analysis, event.index,
+                    f"{event.op} to {list(event.outputs[0].shape)} tears the token and feature axes of "
+                    f"[{analysis.describe(event.inputs[0])}] into each other: the new 'sequence' axis mixes "
+                    "positions and features",
+                    hint=self.hint,
+                )
+        yield from self._attention_over_features(analysis, reported)
+
+    def _attention_over_features(self, analysis, reported: set[int]) -> Iterable[Finding]:
+        """Sizes that happen to fit (T == H) hide the tear; the attention then runs over features."""
+        table = analysis.table
+        for block in analysis.blocks:
+            for axis in block.contracted_axes[:1]:
+                record = table.get(axis)
+                base = table.get(record.base) if record.role and record.base is not None else record
+                origin = base.origin
+                if base.kind not in ("head",) and not (base.kind == "feature" and base.base is not None):
+                    continue
+                if origin is None or origin in reported:
+                    continue
+                reported.add(origin)
+                event = analysis.recording.events[origin]
+                yield self.at(
+                    analysis, origin,
+                    f"after {event.op} to {list(event.outputs[0].shape)}, attention runs over "
+                    f"{table.describe(axis)}, a piece of the feature axis, instead of over token positions: "
+                    "the split put features where the sequence should be",
+                    hint=self.hint,
+                )

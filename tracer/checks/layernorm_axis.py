@@ -1,0 +1,41 @@
+"""layernorm-axis: layer-norm statistics are per token, over the feature axis only."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..axes import SEQ_LIKE
+from ..findings import Finding
+from .base import Check
+from .layernorm import centrings
+
+WRONG = SEQ_LIKE + ("batch",)
+
+
+class LayerNormAxis(Check):
+    code = "layernorm-axis"
+    severity = "error"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        table = analysis.table
+        for event in analysis.recording.ops("layer_norm", "rms_norm"):
+            axes = analysis.axes_of(event.inputs[0])
+            dims = analysis.facts[event.index].normalized
+            yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0])
+        for centring in centrings(analysis):
+            event = analysis.recording.events[centring.mean_event]
+            axes = analysis.axes_of(event.inputs[0])
+            yield from self._judge(analysis, centring.mean_event, [axes[d] for d in centring.dims], event.inputs[0])
+
+    def _judge(self, analysis, index: int, normalized: list[int], source) -> Iterable[Finding]:
+        table = analysis.table
+        wrong = [a for a in normalized if table.get(a).kind in WRONG]
+        if wrong:
+            names = ", ".join(table.describe(a) for a in normalized)
+            yield self.at(
+                analysis, index,
+                f"layer-norm statistics are taken over [{names}] of [{analysis.describe(source)}]: "
+                f"{', '.join(table.describe(a) for a in wrong)} is not the feature axis, so tokens "
+                "(or samples) leak into each other's statistics",
+                hint="normalize over the last (feature) axis only: nn.LayerNorm(d_model), mean(dim=-1, keepdim=True)",
+            )

@@ -1,0 +1,56 @@
+"""layernorm-variance: the course's layer norm divides by d (not d-1) and puts eps inside the sqrt."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+from .layernorm import centrings
+
+
+class LayerNormVariance(Check):
+    code = "layernorm-variance"
+    severity = "warning"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        flow = analysis.flow
+        for centring in centrings(analysis):
+            for vid in (centring.source_vid, centring.centred_vid):
+                for user, _ in flow.users(vid):
+                    if user.op in ("var", "std") and _unbiased(user):
+                        yield self.at(
+                            analysis, user.index,
+                            f"the layer norm's {user.op} is unbiased (divides by d-1); layer normalization "
+                            "divides by d",
+                            hint=f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
+                        )
+                    if user.op == "std" or user.op == "sqrt":
+                        yield from self._eps_outside(analysis, user)
+            for user, _ in flow.users(centring.centred_vid):
+                if user.op == "pow":
+                    for var, _ in flow.users(user.outputs[0].vid):
+                        if var.op == "mean":
+                            for root, _ in flow.users(var.outputs[0].vid):
+                                if root.op == "sqrt":
+                                    yield from self._eps_outside(analysis, root)
+
+    def _eps_outside(self, analysis, root) -> Iterable[Finding]:
+        for user, _ in analysis.flow.users(root.outputs[0].vid):
+            if user.op == "add" and len(user.inputs) == 1:
+                yield self.at(
+                    analysis, user.index,
+                    "eps is added outside the square root (x - mean) / (sqrt(var) + eps); the layer norm "
+                    "formula puts it inside: (x - mean) / sqrt(var + eps)",
+                    hint="torch.sqrt(var + eps) (or torch.rsqrt(var + eps))",
+                )
+
+
+def _unbiased(event) -> bool:
+    correction = event.kwargs.get("correction")
+    if correction is not None:
+        return correction != 0
+    unbiased = event.kwargs.get("unbiased")
+    if unbiased is None:
+        unbiased = next((a for a in event.args[1:] if isinstance(a, bool)), True)
+    return bool(unbiased)

@@ -1,0 +1,31 @@
+"""mask-after-softmax: zeroing weights after normalization leaves rows that no longer sum to 1."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+from .patterns import pattern_of
+
+
+class MaskAfterSoftmax(Check):
+    code = "mask-after-softmax"
+    severity = "error"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        for block in analysis.blocks:
+            if block.renormalized:
+                continue
+            for use in block.masks:
+                if not use.after:
+                    continue
+                pattern = pattern_of(analysis, block, use)
+                if pattern is not None and not pattern.varies_along(3):
+                    continue  # whole rows zeroed (e.g. rows with no valid key): the others still sum to 1
+                yield self.at(
+                    analysis, use.event,
+                    "attention weights are masked after the softmax without renormalizing: the visible "
+                    "weights of a row no longer sum to 1",
+                    hint="mask the scores before the softmax: scores.masked_fill(mask, float('-inf'))",
+                )

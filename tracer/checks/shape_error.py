@@ -1,0 +1,63 @@
+"""shape-error: the forward pass raised; say which op, on which axes, and how to fix it."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+
+PRODUCTS = ("matmul", "bmm", "mm", "einsum", "baddbmm")
+
+
+class ShapeError(Check):
+    code = "shape-error"
+    severity = "error"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        recording = analysis.recording
+        if recording.error is None:
+            return
+        failed = next((e for e in reversed(recording.events) if e.error), None)
+        if failed is None:
+            yield Finding(
+                code=self.code, severity=self.severity, message=f"the forward pass raised {recording.error}",
+                file=recording.error_file, line=recording.error_line, module="", op="", node="",
+            )
+            return
+        names = "qkvmw"
+        operands = "; ".join(
+            f"{names[i] if len(failed.inputs) <= 3 and failed.op in PRODUCTS else f'input {i}'}: "
+            f"{analysis.describe(meta)}"
+            for i, meta in enumerate(failed.inputs)
+        )
+        yield self.at(
+            analysis, failed.index,
+            f"{failed.op} failed: {failed.error.splitlines()[0]}. Operands: {operands}",
+            hint=_hint(analysis, failed),
+        )
+
+
+def _hint(analysis, event) -> str:
+    shapes = [m.shape for m in event.inputs]
+    if event.op in ("matmul", "bmm", "mm") and len(shapes) >= 2 and len(shapes[0]) >= 2 and len(shapes[1]) >= 2:
+        a, b = shapes[0], shapes[1]
+        if a[-1] != b[-2] and a[-1] == b[-1]:
+            return "did you mean `.transpose(-2, -1)` on the second operand (the keys)? scores = q @ k.transpose(-2, -1)"
+        return f"the inner sizes must agree: {a[-1]} (last of the first) vs {b[-2]} (second-to-last of the second)"
+    if event.op == "linear" and len(shapes) >= 2:
+        if len(shapes[0]) >= 4:
+            return "the heads are not merged back: out.transpose(1, 2).reshape(B, T, d) before the output projection"
+        return f"the input has {shapes[0][-1]} features but the layer expects {shapes[1][-1]}"
+    if event.op in ("view", "reshape"):
+        return "the new shape must hold exactly as many elements as the input: check the head count and d_model"
+    if len(shapes) >= 2:
+        table = analysis.table
+        for a, b in ((0, 1), (1, 0)):
+            for i in range(1, min(len(shapes[a]), len(shapes[b])) + 1):
+                sa, sb = shapes[a][-i], shapes[b][-i]
+                if sa != sb and 1 not in (sa, sb):
+                    axis = analysis.axes_of(event.inputs[a])[-i]
+                    return (f"dimension -{i} has size {sb} in one operand but {sa} ({table.describe(axis)}) in the "
+                            f"other: a mask over the keys must have length {sa}")
+    return "compare the operands' axes above"

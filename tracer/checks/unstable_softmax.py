@@ -1,0 +1,23 @@
+"""unstable-softmax: exp of raw scores overflows; subtract the row maximum first."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..findings import Finding
+from .base import Check
+
+
+class UnstableSoftmax(Check):
+    code = "unstable-softmax"
+    severity = "warning"
+
+    def run(self, analysis) -> Iterable[Finding]:
+        for block in analysis.blocks:
+            if block.kind == "handwritten" and not block.max_subtracted and block.exp_event is not None:
+                yield self.at(
+                    analysis, block.exp_event,
+                    "hand-written softmax exponentiates the scores without subtracting the row maximum: "
+                    "large scores overflow to inf and the weights become NaN",
+                    hint="scores = scores - scores.amax(dim=-1, keepdim=True) before exp (or use torch.softmax)",
+                )
