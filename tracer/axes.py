@@ -172,8 +172,8 @@ class AxisTable:
                 kind = "batch"
             elif kinds <= {"feature", "head"}:
                 kind = "feature"
-            elif kinds & set(SEQ_LIKE) and any(self._is_head_piece(r) for r in roots):
-                kind = "mixed"  # heads or per-head features flattened into a sequence
+            elif kinds & set(SEQ_LIKE) and any(self._is_feature_piece(r) for r in roots):
+                kind = "mixed"  # per-head features flattened into a sequence
             else:
                 kind = "merged"
             name = "·".join(self.axes[r].display for r in roots)
@@ -181,9 +181,9 @@ class AxisTable:
                                        label=f"{name} flattened into one axis")
         return self._memo[key]
 
-    def _is_head_piece(self, root: int) -> bool:
+    def _is_feature_piece(self, root: int) -> bool:
         record = self.axes[root]
-        return record.kind == "head" or (record.kind == "feature" and record.base is not None)
+        return record.kind == "feature" and record.base is not None
 
     def mixed(self, parts: list[int], size: int, event: int) -> int:
         """An axis made by a reshape that tears `parts` into each other."""

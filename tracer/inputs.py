@@ -64,56 +64,56 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: str = "bat
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     meaning = InputMeaning()
-    batch_axes: dict[int, int] = {}
+    batch_dim, seq_dim = (0, 1) if layout == "batch-first" else (1, 0)
     inputs = [s for s in recording.sources.values() if s.kind == "input"]
-    sequence_inputs = []
-    for source in inputs:
-        value = recording.values.get(source.meta.vid)
-        if not _is_mask_like(source, value) and len(source.meta.shape) >= 2:
-            sequence_inputs.append(source)
+    sequences = [s for s in inputs if len(s.meta.shape) >= 2
+                 and not _is_mask_like(s, recording.values.get(s.meta.vid))]
+    batch_axes: dict[int, int] = {}
     for source in recording.sources.values():
         shape = source.meta.shape
         axes = [table.new("one" if size == 1 else "unknown", size) for size in shape]
-        if source.kind == "input" and len(shape) >= 2:
-            batch_dim, seq_dim = (0, 1) if layout == "batch-first" else (1, 0)
-            size = shape[batch_dim]
-            if size not in batch_axes:
-                batch_axes[size] = table.new("batch", size, name="B", label="the batch")
-            axes[batch_dim] = batch_axes[size]
-            if source in sequence_inputs:
-                name = "T" if len(sequence_inputs) == 1 else f"T_{source.name}"
-                axes[seq_dim] = table.new("seq", shape[seq_dim], name=name, seq=source.name,
-                                          label=f"positions of input {source.name}")
-                if len(shape) == 3 and source.meta.dtype.startswith(("float", "bfloat")):
-                    axes[2] = table.new("feature", shape[2], name="d", label=f"features of input {source.name}")
-                value = recording.values.get(source.meta.vid)
-                pad = _padding_from_tokens(value) if value is not None else None
-                if pad is not None and layout == "batch-first":
+        if source in sequences:
+            name = "T" if len(sequences) == 1 else f"T_{source.name}"
+            floating = source.meta.dtype.startswith(("float", "bfloat"))
+            if floating and len(shape) == 2:  # one sequence of vectors, e.g. the course's Q, K, V
+                batch_dim_here, seq_dim_here = None, 0
+            else:
+                batch_dim_here, seq_dim_here = batch_dim, seq_dim
+            if batch_dim_here is not None:
+                size = shape[batch_dim_here]
+                if size not in batch_axes:
+                    batch_axes[size] = table.new("batch", size, name="B", label="the batch")
+                axes[batch_dim_here] = batch_axes[size]
+            axes[seq_dim_here] = table.new("seq", shape[seq_dim_here], name=name, seq=source.name,
+                                           label=f"positions of input {source.name}")
+            if floating and len(shape) == len({batch_dim_here, seq_dim_here} - {None}) + 1:
+                axes[-1] = table.new("feature", shape[-1], name="d", label=f"features of input {source.name}")
+            value = recording.values.get(source.meta.vid)
+            if value is not None and batch_dim_here is not None and value.dim() == 2:
+                pad = _padding_from_tokens(value if layout == "batch-first" else value.t())
+                if pad is not None:
                     meaning.padding[source.name] = pad
                     meaning.pad_names[source.name] = f"trailing 0 tokens in {source.name}"
         meaning.axes[source.meta.vid] = tuple(axes)
-    _pair_masks_with_sequences(recording, meaning, inputs, sequence_inputs)
+    _pair_masks_with_sequences(recording, meaning, inputs, sequences, batch_dim, seq_dim)
     return meaning
 
 
 def _pair_masks_with_sequences(recording: Recording, meaning: InputMeaning, inputs: list[Source],
-                               sequence_inputs: list[Source]) -> None:
-    """A 0/1 mask input describes the padding of the sequence input of its shape."""
+                               sequences: list[Source], batch_dim: int, seq_dim: int) -> None:
+    """A (B, T) 0/1 mask input describes the padding of the sequence input with that batch and length."""
     for source in inputs:
         value = recording.values.get(source.meta.vid)
-        if source in sequence_inputs or value is None:
+        if source in sequences or value is None:
             continue
         pad = _padding_from_mask(source, value)
         if pad is None:
             continue
-        matches = [s for s in sequence_inputs if s.meta.shape[:2] == tuple(pad.shape)]
+        matches = [s for s in sequences if len(s.meta.shape) > 2 or not s.meta.dtype.startswith(("float", "bfloat"))]
+        matches = [s for s in matches if (s.meta.shape[batch_dim], s.meta.shape[seq_dim]) == tuple(pad.shape)]
+        if len(matches) > 1:  # e.g. attention_mask beside input_ids and decoder_input_ids
+            stem = source.name.replace("attention_mask", "input_ids").replace("_mask", "")
+            matches = [s for s in matches if s.name == stem or stem in s.name] or matches[:0]
         if len(matches) == 1:
             meaning.padding[matches[0].name] = pad
             meaning.pad_names[matches[0].name] = f"the 0/1 input {source.name}"
-        elif len(matches) > 1:
-            # e.g. attention_mask next to input_ids and decoder_input_ids: pick by name
-            named = [s for s in matches if source.name.replace("attention_mask", "input_ids") == s.name
-                     or source.name.replace("_mask", "") in s.name]
-            if len(named) == 1:
-                meaning.padding[named[0].name] = pad
-                meaning.pad_names[named[0].name] = f"the 0/1 input {source.name}"

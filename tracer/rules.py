@@ -222,21 +222,37 @@ def reshape_rule(ctx: RuleContext) -> list[Axes]:
             for d in dst:
                 out_axes[d] = table.mixed(src, out_shape[d], index)
             continue
-        pieces: list[int] = []
+        pieces: list[tuple[int, int, bool]] = []  # (axis, the input axis it came from, is a part of it)
         cursor = 0
         for axis in src:  # each input axis becomes the run of pieces it spans
             size, run = table.get(axis).size, []
             product = 1
             while product < size:
                 run.append(sizes[cursor]); product *= sizes[cursor]; cursor += 1
-            pieces += [axis] if len(run) == 1 else table.factors(axis, tuple(run), index)
+            if len(run) == 1:
+                pieces.append((axis, axis, False))
+            elif tuple(table.get(p).size for p in table.get(axis).parts) == tuple(run):
+                pieces += [(part, part, False) for part in table.get(axis).parts]  # B·H back into B, H
+            else:
+                pieces += [(piece, axis, True) for piece in table.factors(axis, tuple(run), index)]
         cursor = 0
         for d in dst:
             run, product = [], 1
             while product < out_shape[d]:
-                run.append(pieces[cursor]); product *= table.get(pieces[cursor]).size; cursor += 1
-            out_axes[d] = run[0] if len(run) == 1 else table.merge(run, index)
+                run.append(pieces[cursor]); product *= table.get(pieces[cursor][0]).size; cursor += 1
+            out_axes[d] = _joined(table, run, out_shape[d], index)
     return [tuple(out_axes.get(d, table.new("one", 1)) for d in range(len(out_shape)))]
+
+
+def _joined(table: AxisTable, run: list[tuple[int, int, bool]], size: int, index: int) -> int:
+    """One output dim made of `run`: only a feature axis may be cut and flattened with others (heads)."""
+    if len(run) == 1:
+        return run[0][0]
+    sources = {table.find(source) for _, source, _ in run}
+    torn = len(sources) > 1 and any(part and table.get(source).kind != "feature" for _, source, part in run)
+    if torn:
+        return table.mixed([source for _, source, _ in run], size, index)
+    return table.merge([piece for piece, _, _ in run], index)
 
 
 @rule("transpose", "t")

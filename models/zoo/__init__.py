@@ -5,7 +5,9 @@ buggy model: the bug), and it defines:
 
 - ``build()`` returning ``(model, args)``, ``(model, args, kwargs)`` or ``(model, kwargs)``;
 - ``EXPECTED``: the finding codes it must trigger (``()`` for a correct model);
-- optionally ``ALSO``: codes that follow directly from the bug (named in the docstring).
+- optionally ``ALSO``: codes that follow directly from the bug (named in the docstring);
+- optionally ``LAYOUT = "seq-first"`` for a model whose inputs are (T, B, ...), which
+  `zoo:NAME` targets pass on as `--layout seq-first`.
 
 The line that holds the bug carries a trailing ``# BUG: <code>`` comment, so tests can check
 that a finding points at it.

@@ -11,6 +11,7 @@ import torch
 import torch.nn as nn
 
 EXPECTED: tuple[str, ...] = ()
+LAYOUT = "seq-first"  # inputs are (T, B, ...): check with --layout seq-first
 
 
 class SeqFirstMHA(nn.Module):

@@ -14,8 +14,8 @@ class HeadMerge(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for event, kinds, axis in torn_reshapes(analysis):
-            if {"head", "seq"} <= kinds:
+        for event, kinds, splitting in torn_reshapes(analysis):
+            if not splitting and {"head", "seq"} <= kinds:
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "

@@ -16,10 +16,8 @@ class HeadSplit(Check):
 
     def run(self, analysis) -> Iterable[Finding]:
         reported = set()
-        for event, kinds, axis in torn_reshapes(analysis):
-            if "head" in kinds:
-                continue  # heads going back together: head-merge
-            if {"seq", "feature"} <= kinds:
+        for event, kinds, splitting in torn_reshapes(analysis):
+            if splitting and "seq" in kinds and kinds & {"feature", "head"}:
                 reported.add(event.index)
                 yield self.at(
                     analysis, event.index,

@@ -9,8 +9,13 @@ from ..axes import SEQ_LIKE
 RESHAPES = ("view", "reshape", "flatten", "unflatten", "_unsafe_view")
 
 
-def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], int]]:
-    """Each reshape whose output has a mixed axis, with the kinds it mixed and that axis."""
+def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
+    """Each reshape whose output has a mixed axis, the kinds it mixed, and whether it was a split.
+
+    A reshape that leaves the last (feature) dimension no wider is splitting into heads (even
+    `(B, T, H, d_h)` to `(B, H, T, d_h)`, a reshape used for a transpose); one that widens it
+    (`d_h` back to `d`) is merging.
+    """
     table = analysis.table
     for event in analysis.recording.ops(*RESHAPES):
         if not event.outputs:
@@ -19,7 +24,8 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], int]]:
             record = table.get(axis)
             if record.kind == "mixed" and record.origin == event.index:
                 kinds = {_piece_kind(table, part) for part in record.parts}
-                yield event, kinds, axis
+                splitting = event.outputs[0].shape[-1:] <= event.inputs[0].shape[-1:]
+                yield event, kinds, splitting
                 break
 
 

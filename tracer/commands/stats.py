@@ -1,0 +1,100 @@
+"""`attnscope stats TARGET`: what one forward pass did and what its attention scores cost.
+
+The score table (m x H x T_q x T_k per attention block) is what dominates attention's
+memory, so its size is shown next to the op and module counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..events import Recording
+from ..targets import isolated
+from .common import OK, Command, add_layout_argument, trace_target
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET", help="path/to/file.py:NAME, dotted.module:NAME or zoo:NAME")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    add_layout_argument(parser)
+
+
+def with_counts(summary: dict[str, Any], recording: Recording) -> dict[str, Any]:
+    """The analysis summary, with op and module tallies from the recording where it lacks them."""
+    summary = dict(summary)
+    summary.setdefault("ops_by_kind", dict(Counter(event.op for event in recording.events).most_common()))
+    summary.setdefault(
+        "module_calls_by_type", dict(Counter(call.type_name for call in recording.module_calls).most_common())
+    )
+    return summary
+
+
+def human_bytes(count: int) -> str:
+    size = float(count)
+    for unit in ("B", "KiB", "MiB"):
+        if size < 1024:
+            return f"{count} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GiB"
+
+
+def _counts_table(title: str, column: str, counts: dict[str, int]) -> Table:
+    table = Table(column, "count", title=title, title_justify="left")
+    for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        table.add_row(name, str(count))
+    return table
+
+
+def _blocks_table(blocks: list[dict[str, Any]]) -> Table:
+    table = Table("module", "scores", "axes", "dtype", "elements", "bytes", title="Attention blocks", title_justify="left")
+    for block in blocks:
+        table.add_row(
+            block.get("module") or "(top level)",
+            "×".join(str(size) for size in block.get("shape", ())),
+            " × ".join(block.get("axes", ())),
+            str(block.get("dtype", "")),
+            f"{block.get('elements', 0):,}",
+            human_bytes(block.get("bytes", 0)),
+        )
+    return table
+
+
+def print_stats(console: Console, target: str, summary: dict[str, Any], notes: list[str]) -> None:
+    findings = summary.get("findings", {})
+    overview = Table(show_header=False, title=Text(target), title_justify="left")
+    overview.add_row("ops", str(summary.get("ops", 0)))
+    overview.add_row("module calls", str(summary.get("modules", 0)))
+    overview.add_row("attention blocks", str(summary.get("attention_blocks", 0)))
+    overview.add_row("score elements (m×H×T_q×T_k)", f"{summary.get('score_elements', 0):,}")
+    score_bytes = summary.get("score_bytes", 0)
+    overview.add_row("score bytes", f"{score_bytes:,} ({human_bytes(score_bytes)})")
+    overview.add_row("findings", ", ".join(f"{count} {severity}" for severity, count in findings.items()))
+    console.print(overview)
+    console.print(_counts_table("Ops by kind", "op", summary["ops_by_kind"]))
+    console.print(_counts_table("Module calls by type", "module type", summary["module_calls_by_type"]))
+    if summary.get("blocks"):
+        console.print(_blocks_table(summary["blocks"]))
+    for note in notes:
+        console.print(f"note: {note}", markup=False)
+
+
+def run(options: argparse.Namespace) -> int:
+    with isolated():
+        report, recorded = trace_target(options.target, layout=options.layout)
+    summary = with_counts(report.to_dict()["summary"], recorded.recording)
+    if options.json:
+        print(json.dumps({"target": options.target, **summary}))
+    else:
+        print_stats(Console(file=sys.stdout, highlight=False), options.target, summary, report.notes)
+    return OK
+
+
+COMMAND = Command("stats", "count the ops, modules and attention-score memory of one forward pass", add_arguments, run)

@@ -1,0 +1,293 @@
+"""Targets: turn a name on the command line into a model and the inputs of one forward pass.
+
+The forms are fixed by CONTRACT.md ("Targets"): `path/to/file.py:NAME`, `dotted.module:NAME`
+and `zoo:NAME`. Loading runs the user's code, so every way it can go wrong (missing file,
+import error, wrong return form...) becomes a one-line `TargetError` naming what was
+expected: the CLI prints it and exits 2, never with a traceback.
+
+The zoo is reached only through the entry-point group `attnscope.zoo`: `tracer` never
+imports `models` (CONTRACT.md "Names").
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import itertools
+import os
+import sys
+import sysconfig
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Iterable, Iterator
+
+import torch
+from torch import nn
+
+ZOO_GROUP = "attnscope.zoo"
+TARGET_FORMS = "path/to/file.py:NAME, dotted.module:NAME or zoo:NAME"
+RETURN_FORMS = "(model, args), (model, args, kwargs) or (model, kwargs_dict)"
+INPUT_FORMS = "args, (args, kwargs) or kwargs_dict"
+
+_module_ids = itertools.count()
+
+
+class TargetError(Exception):
+    """A target that cannot be loaded; the message is one line and names what was expected."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One forward pass to trace: `model(*args, **kwargs)`, labelled as the user named it.
+
+    `options` carries what the target knows about itself, e.g. {"layout": "seq-first"}
+    for a zoo model whose module sets `LAYOUT`.
+    """
+
+    label: str
+    model: nn.Module
+    args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to(self, device: str) -> "Workload":
+        """The same workload with the model and every tensor input moved to `device`."""
+        return replace(
+            self,
+            model=self.model.to(device),
+            args=_move(self.args, device),
+            kwargs=_move(self.kwargs, device),
+        )
+
+
+def _move(value: Any, device: str) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_move(item, device) for item in value)
+    if isinstance(value, dict):
+        return {key: _move(item, device) for key, item in value.items()}
+    return value
+
+
+# --------------------------------------------------------------------------- messages
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _raised(error: BaseException) -> str:
+    message = _one_line(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
+
+
+def _describe(value: Any) -> str:
+    """`a tuple of (Linear, int)`: enough to see which part of a returned form is wrong."""
+    if isinstance(value, (tuple, list)):
+        parts = ", ".join(type(item).__name__ for item in value)
+        return f"{_a(type(value).__name__)} of ({parts})"
+    return _a(type(value).__name__)
+
+
+def _suggest(name: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
+# --------------------------------------------------------------------------- return forms
+def _workload(label: str, what: str, result: Any, options: dict[str, Any] | None = None) -> Workload:
+    """Check one of the three return forms of CONTRACT.md and unpack it."""
+    wrong = TargetError(f"{label}: {what} returned {_describe(result)} (expected {RETURN_FORMS})")
+    if not isinstance(result, (tuple, list)) or len(result) not in (2, 3):
+        raise wrong
+    model, *rest = result
+    if not isinstance(model, nn.Module):
+        raise wrong
+    if len(rest) == 1 and isinstance(rest[0], dict):
+        args, kwargs = (), rest[0]
+    elif len(rest) == 1:
+        args, kwargs = rest[0], {}
+    else:
+        args, kwargs = rest
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    if not isinstance(args, (tuple, list)) or not isinstance(kwargs, dict):
+        raise wrong
+    return Workload(label, model, tuple(args), dict(kwargs), dict(options or {}))
+
+
+def _from_module_class(label: str, cls: type[nn.Module]) -> Workload:
+    """An `nn.Module` subclass target: `cls()` plus its `example_inputs()`."""
+    name = cls.__name__
+    model = _call(label, name, cls)
+    example_inputs = getattr(model, "example_inputs", None)
+    if not callable(example_inputs):
+        raise TargetError(
+            f"{label}: {name} is an nn.Module subclass without example_inputs() "
+            f"(expected a method returning {INPUT_FORMS})"
+        )
+    inputs = _call(label, f"{name}.example_inputs", example_inputs)
+    pair = isinstance(inputs, tuple) and len(inputs) == 2
+    if pair and isinstance(inputs[0], (tuple, list, torch.Tensor)) and isinstance(inputs[1], dict):
+        form = (model, *inputs)  # (args, kwargs)
+    else:
+        form = (model, inputs)  # args or kwargs_dict
+    try:
+        return _workload(label, f"{name}.example_inputs()", form)
+    except TargetError:
+        raise TargetError(
+            f"{label}: {name}.example_inputs() returned {_describe(inputs)} (expected {INPUT_FORMS})"
+        ) from None
+
+
+def _call(label: str, name: str, function: Callable[[], Any]) -> Any:
+    try:
+        return function()
+    except Exception as error:
+        raise TargetError(f"{label}: calling {name}() raised {_raised(error)}") from None
+
+
+def _from_attribute(label: str, module: ModuleType, where: str, name: str) -> Workload:
+    if not hasattr(module, name):
+        public = [attr for attr in vars(module) if not attr.startswith("_")]
+        raise TargetError(
+            f"{label}: {where} has no attribute {name!r}{_suggest(name, public)} "
+            f"(expected a function returning {RETURN_FORMS}, or an nn.Module subclass)"
+        )
+    obj = getattr(module, name)
+    if isinstance(obj, type) and issubclass(obj, nn.Module):
+        return _from_module_class(label, obj)
+    if not callable(obj):
+        raise TargetError(
+            f"{label}: {name} is {_describe(obj)}, not callable "
+            f"(expected a function taking no arguments that returns {RETURN_FORMS})"
+        )
+    return _workload(label, f"{name}()", _call(label, name, obj))
+
+
+# --------------------------------------------------------------------------- the three forms
+@contextmanager
+def _first_on_path(directory: str) -> Iterator[None]:
+    """Let the target import its sibling modules, as `python file.py` would."""
+    sys.path.insert(0, directory)
+    try:
+        yield
+    finally:
+        try:
+            sys.path.remove(directory)
+        except ValueError:  # the target's own code took it off again
+            pass
+
+
+def _load_file(label: str, filename: str, name: str) -> Workload:
+    path = Path(filename).expanduser().resolve()
+    if not path.is_file():
+        raise TargetError(f"{label}: no such file {filename} (expected {TARGET_FORMS})")
+    stem = "".join(c if c.isalnum() else "_" for c in path.stem)
+    module_name = f"_attnscope_target_{next(_module_ids)}_{stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"{label}: {filename} cannot be imported as Python (expected {TARGET_FORMS})")
+    module = importlib.util.module_from_spec(spec)
+    with _first_on_path(str(path.parent)):
+        sys.modules[module_name] = module  # dataclasses and pickling look their module up here
+        try:
+            spec.loader.exec_module(module)
+        except (Exception, SystemExit) as error:
+            del sys.modules[module_name]
+            raise TargetError(f"{label}: importing {filename} raised {_raised(error)}") from None
+        return _from_attribute(label, module, filename, name)
+
+
+def _load_dotted(label: str, dotted: str, name: str) -> Workload:
+    """Like `python -m`, the current directory comes first, so local modules are found."""
+    with _first_on_path(os.getcwd()):
+        try:
+            module = importlib.import_module(dotted)
+        except (Exception, SystemExit) as error:
+            raise TargetError(f"{label}: importing module {dotted} raised {_raised(error)}") from None
+        return _from_attribute(label, module, f"module {dotted}", name)
+
+
+def zoo_entries() -> dict[str, Any]:
+    """Every zoo model by name, merged over the catalogues registered under `attnscope.zoo`.
+
+    An entry has at least `.build` (a function returning one of the target forms) and
+    `.module`; `models.zoo.ZooModel` adds `.summary` and `.expected` for listings.
+    """
+    merged: dict[str, Any] = {}
+    for point in entry_points(group=ZOO_GROUP):
+        try:
+            merged.update(point.load()())
+        except Exception as error:
+            raise TargetError(f"zoo catalogue {point.name} ({point.value}) failed to load: {_raised(error)}") from None
+    return dict(sorted(merged.items()))
+
+
+def _load_zoo(label: str, name: str) -> Workload:
+    entries = zoo_entries()
+    entry = entries.get(name)
+    if entry is None:
+        raise TargetError(f"{label}: no zoo model named {name!r}{_suggest(name, entries)} (`attnscope zoo` lists them)")
+    layout = getattr(entry.module, "LAYOUT", None)
+    options = {"layout": layout} if layout else {}
+    return _workload(label, f"zoo model {name}'s build()", _call(label, f"{name}.build", entry.build), options)
+
+
+def load_target(spec: str) -> Workload:
+    """Build the model and inputs that `spec` names; raise `TargetError` if it cannot."""
+    if spec.startswith("zoo:"):
+        return _load_zoo(spec, spec[4:])
+    where, colon, name = spec.rpartition(":")
+    if not colon or not where or not name.isidentifier():
+        raise TargetError(f"{spec!r} is not a target (expected {TARGET_FORMS})")
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        return _load_file(spec, where, name)
+    return _load_dotted(spec, where, name)
+
+
+# --------------------------------------------------------------------------- isolation
+def _installed_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    return tuple(os.path.abspath(paths[key]) + os.sep for key in ("stdlib", "platstdlib", "purelib", "platlib"))
+
+
+def _is_users(name: str, module: ModuleType | None, known_packages: set[str]) -> bool:
+    """A module the target brought in: a new top-level package that is not installed."""
+    filename = getattr(module, "__file__", None)
+    if not filename or name.partition(".")[0] in known_packages:
+        return False
+    return not os.path.abspath(filename).startswith(_installed_roots())
+
+
+@contextmanager
+def isolated() -> Iterator[None]:
+    """Load and trace one target as if it were the only one.
+
+    Several submissions often share module names (`model.py`, `attention.py`), so the
+    user's modules imported inside are dropped on exit, while installed libraries and
+    already imported packages (torch, tracer) stay. `sys.path` and the default dtype are
+    restored, and the random generator is seeded to 0 inside and restored after, so a
+    target gives the same report alone or among others.
+    """
+    modules = set(sys.modules)
+    known_packages = {name.partition(".")[0] for name in modules}
+    path = list(sys.path)
+    dtype = torch.get_default_dtype()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        try:
+            yield
+        finally:
+            for name in set(sys.modules) - modules:
+                if _is_users(name, sys.modules.get(name), known_packages):
+                    del sys.modules[name]
+            sys.path[:] = path
+            torch.set_default_dtype(dtype)
