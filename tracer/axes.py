@@ -92,10 +92,10 @@ class AxisTable:
             return ra
         first, second = self.axes[ra], self.axes[rb]
         if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind == "seq"):
-            self._parent[rb] = ra
+            self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra
         if first.kind in ("unknown", "one") or (first.kind == "pos" and second.kind == "seq"):
-            self._parent[ra] = rb
+            self._parent[ra] = self.base_of(rb)
             return rb
         if first.kind in SEQ_LIKE and second.kind in SEQ_LIKE:
             return self._unify_positions(ra, rb, event)

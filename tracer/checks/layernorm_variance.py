@@ -16,31 +16,32 @@ class LayerNormVariance(Check):
     def run(self, analysis) -> Iterable[Finding]:
         flow = analysis.flow
         for centring in centrings(analysis):
+            spreads = []  # variances and standard deviations of this norm
             for vid in (centring.source_vid, centring.centred_vid):
                 for user, _ in flow.users(vid):
-                    if user.op in ("var", "std") and _unbiased(user):
-                        yield self.at(
-                            analysis, user.index,
-                            f"the layer norm's {user.op} is unbiased (divides by d-1); layer normalization "
-                            "divides by d",
-                            hint=f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
-                        )
-                    if user.op == "std" or user.op == "sqrt":
-                        yield from self._eps_outside(analysis, user)
-            for user, _ in flow.users(centring.centred_vid):
-                if user.op == "pow":
-                    for var, _ in flow.users(user.outputs[0].vid):
-                        if var.op == "mean":
-                            for root, _ in flow.users(var.outputs[0].vid):
-                                if root.op == "sqrt":
-                                    yield from self._eps_outside(analysis, root)
+                    if user.op in ("var", "std"):
+                        spreads.append(user)
+                        if _unbiased(user):
+                            yield self.at(
+                                analysis, user.index,
+                                f"the layer norm's {user.op} is unbiased (divides by d-1); layer normalization "
+                                "divides by d",
+                                hint=f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
+                            )
+                    elif user.op == "pow" and vid == centring.centred_vid:
+                        spreads += [mean for mean, _ in flow.users(user.outputs[0].vid) if mean.op == "mean"]
+            for spread in spreads:
+                roots = [spread] if spread.op == "std" else [
+                    root for root, _ in flow.users(spread.outputs[0].vid) if root.op == "sqrt"]
+                for root in roots:
+                    yield from self._eps_outside(analysis, root)
 
     def _eps_outside(self, analysis, root) -> Iterable[Finding]:
         for user, _ in analysis.flow.users(root.outputs[0].vid):
             if user.op == "add" and len(user.inputs) == 1:
                 yield self.at(
                     analysis, user.index,
-                    "eps is added outside the square root (x - mean) / (sqrt(var) + eps); the layer norm "
+                    "eps is added outside the square root, (x - mean) / (sqrt(var) + eps); the layer norm "
                     "formula puts it inside: (x - mean) / sqrt(var + eps)",
                     hint="torch.sqrt(var + eps) (or torch.rsqrt(var + eps))",
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
 import torch
@@ -33,12 +34,19 @@ class MaskValue(Check):
                     "not -inf, so hidden keys keep weight exp(0)", fix)
         if use.fill is None:
             return None
+        if math.isnan(use.fill):
+            return ("the additive mask holds NaN (0 × -inf?): every score it touches becomes NaN", fix)
         event = analysis.recording.events[use.event]
         dtype = event.outputs[0].dtype if event.outputs else block.dtype
         limit = _dtype_max(dtype)
         if limit is not None and abs(use.fill) > limit and use.fill != float("-inf"):
             return (f"mask value {use.fill:.4g} overflows {dtype} (largest magnitude {limit:.4g}): it turns into "
                     "-inf and fully hidden rows into NaN", f"use torch.finfo({dtype}).min or float('-inf')")
+        converted = _overflowed_source(analysis, use, block.dtype)
+        if converted is not None:
+            return (f"mask value {converted:.4g} does not fit the scores' dtype {block.dtype} (largest magnitude "
+                    f"{_dtype_max(block.dtype):.4g}): it overflows to -inf, and 0 × -inf or an all -inf row gives "
+                    "NaN", f"use torch.finfo({block.dtype}).min (of the scores' dtype, not float32's)")
         if use.fill >= 0:
             return (f"masked scores are filled with {use.fill:g}, which does not hide them: a hidden key "
                     "still gets a large weight", fix)
@@ -46,10 +54,6 @@ class MaskValue(Check):
         if lowest is not None and use.fill > lowest - MARGIN:
             return (f"mask value {use.fill:g} is too small to matter against scores as low as {lowest:.3g}: "
                     "hidden keys still get weight", fix)
-        converted = _overflowed_source(analysis, use, block.dtype)
-        if converted is not None:
-            return (f"mask value {converted:.4g} overflows {block.dtype} when cast to the scores' dtype: it turns into "
-                    "-inf and fully hidden rows into NaN", f"use torch.finfo({block.dtype}).min")
         return None
 
     def _discarded(self, analysis) -> Iterable[Finding]:
@@ -90,17 +94,25 @@ def _lowest_score(analysis, event) -> float | None:
 
 
 def _overflowed_source(analysis, use, dtype: str) -> float | None:
-    """The original value of a mask that was cast into a dtype too narrow for it."""
+    """A number too large for the scores' dtype somewhere in the making of the mask."""
     limit = _dtype_max(dtype)
     if limit is None or use.mask is None:
         return None
-    event = analysis.flow.made_by(use.mask.vid)
-    while event is not None and event.op in ("to", "type", "half", "bfloat16"):
-        source = event.inputs[0]
-        value = analysis.flow.value(source)
-        if value is not None and value.is_floating_point():
-            finite = value[torch.isfinite(value)]
-            if finite.numel() and float(finite.abs().max()) > limit:
-                return float(finite[finite.abs().argmax()])
-        event = analysis.flow.made_by(source.vid)
+    frontier, seen = [use.mask.vid], set()
+    while frontier and len(seen) < 12:
+        event = analysis.flow.made_by(frontier.pop())
+        if event is None or event.index in seen:
+            continue
+        seen.add(event.index)
+        narrow = bool(event.outputs) and _dtype_max(event.outputs[0].dtype) is not None
+        for value in list(event.args) + list(event.kwargs.values()):
+            if narrow and isinstance(value, float) and math.isfinite(value) and abs(value) > limit:
+                return value
+        if narrow and event.op in ("to", "type", "half", "bfloat16"):
+            kept = analysis.flow.value(event.inputs[0])
+            if kept is not None and kept.is_floating_point():
+                finite = kept[torch.isfinite(kept)]
+                if finite.numel() and float(finite.abs().max()) > limit:
+                    return float(finite[finite.abs().argmax()])
+        frontier += [meta.vid for meta in event.inputs]
     return None
