@@ -239,9 +239,10 @@ class BlockFinder:
             if event.op not in LAYOUT_OPS and event.op not in ("dropout",):
                 if not self._scale_step(block, event, main):
                     use = self._mask_use(event, after=False, main=main)
-                    if use is None:
+                    if use is not None:
+                        block.masks.append(use)
+                    elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
-                    block.masks.append(use)
             vid = event.inputs[main].vid
 
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:

@@ -39,6 +39,12 @@ def _is_mask_like(source: Source, value: torch.Tensor | None) -> bool:
     return False
 
 
+def _rank_fits(source: Source) -> bool:
+    """Token ids are (B, T); float inputs (T, d) or (B, T, d). Other ranks (images, heads) stay unnamed."""
+    floating = source.meta.dtype.startswith(("float", "bfloat"))
+    return len(source.meta.shape) in ((2, 3) if floating else (2,))
+
+
 def _padding_from_mask(source: Source, value: torch.Tensor) -> torch.Tensor | None:
     """A (B, T) 0/1 or bool mask as True-is-padding, by the convention its name and dtype imply."""
     if value.dim() != 2 or not bool(((value == 0) | (value == 1)).all()):
@@ -66,8 +72,7 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: str = "bat
     meaning = InputMeaning()
     batch_dim, seq_dim = (0, 1) if layout == "batch-first" else (1, 0)
     inputs = [s for s in recording.sources.values() if s.kind == "input"]
-    sequences = [s for s in inputs if len(s.meta.shape) >= 2
-                 and not _is_mask_like(s, recording.values.get(s.meta.vid))]
+    sequences = [s for s in inputs if _rank_fits(s) and not _is_mask_like(s, recording.values.get(s.meta.vid))]
     batch_axes: dict[int, int] = {}
     for source in recording.sources.values():
         shape = source.meta.shape

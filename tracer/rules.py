@@ -607,6 +607,24 @@ def like_rule(ctx: RuleContext) -> list[Axes]:
     return [ctx.inputs[0]]
 
 
+@rule("setitem")
+def setitem_rule(ctx: RuleContext) -> list[Axes]:
+    """`x[index] = value`: x keeps its axes; value's axes line up with the dims a full slice keeps."""
+    target = ctx.inputs[0]
+    index = ctx.event.args[1] if len(ctx.event.args) > 1 else []
+    index = index if isinstance(index, list) else [index]
+    if len(ctx.inputs) < 2 or any(not (isinstance(i, int) or (isinstance(i, dict) and "slice" in i)) for i in index):
+        return [target]
+    kept = [d for d, item in enumerate(index) if not isinstance(item, int)] + list(range(len(index), len(target)))
+    value, value_shape = ctx.inputs[1], ctx.shape(1)
+    for offset in range(1, min(len(kept), len(value)) + 1):
+        d = kept[-offset]
+        full = d >= len(index) or index[d]["slice"] == [None, None, None]
+        if full and value_shape[-offset] == ctx.shape(0)[d] and value_shape[-offset] != 1:
+            ctx.table.unify(target[d], value[-offset], ctx.event.index)
+    return [target]
+
+
 @rule("outer", "ger")
 def outer_rule(ctx: RuleContext) -> list[Axes]:
     return [ctx.inputs[0] + ctx.inputs[1]]

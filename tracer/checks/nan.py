@@ -18,30 +18,50 @@ MASKING = frozenset({"masked_fill", "where", "full", "fill", "full_like", "new_f
 
 
 class Nan(Check):
+    """Reported only when the model's outputs are not finite: -inf masks and guarded logs are fine."""
+
     code = "nan"
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        flow = analysis.flow
-        for event in analysis.recording.events:
-            if not event.stats or not any(s is not None and s.nonfinite for s in event.stats):
-                continue
-            inputs = [_stats(analysis, meta.vid) for meta in event.inputs]
-            made_nan = any(s is not None and s.nan for s in event.stats) and not any(
-                s is not None and s.nan for s in inputs)
-            made_inf = not any(s is not None and s.nonfinite for s in inputs) and not _writes_inf(event)
-            if event.op in ("softmax",) and any(s is not None and s.nonfinite for s in inputs):
-                made_nan = False  # rows of -inf: a masked row, reported by fully-masked-row
-            if made_nan or made_inf:
-                kind = "NaN" if made_nan else "Inf"
-                cause = CAUSES.get(event.op, "")
-                yield self.at(
-                    analysis, event.index,
-                    f"{event.op} turned finite inputs into {kind}" + (f": {cause}" if cause else "")
-                    + f" (output [{analysis.describe(event.outputs[0])}])",
-                    hint="everything computed from this value is NaN/Inf too; guard the input of this op",
-                )
+        outputs = analysis.recording.outputs
+        for field in ("nan", "nonfinite"):
+            bad = [meta for meta in outputs if _count(analysis, meta.vid, field)]
+            if bad:
+                origin = _origin(analysis, bad[0].vid, field)
+                if origin is not None:
+                    yield self._finding(analysis, origin, "NaN" if field == "nan" else "Inf")
                 return
+
+    def _finding(self, analysis, event, kind: str) -> Finding:
+        cause = CAUSES.get(event.op, "")
+        return self.at(
+            analysis, event.index,
+            f"{event.op} turned finite inputs into {kind}" + (f": {cause}" if cause else "")
+            + f" (output [{analysis.describe(event.outputs[0])}]); the model's output is not finite",
+            hint="everything computed from this value is NaN/Inf too; guard the input of this op",
+        )
+
+
+def _count(analysis, vid: int, field: str) -> int:
+    stats = _stats(analysis, vid)
+    return getattr(stats, field) if stats is not None else 0
+
+
+def _origin(analysis, vid: int, field: str):
+    """Walk back along values carrying the defect to the op that made it from clean inputs."""
+    flow = analysis.flow
+    event = flow.made_by(vid)
+    while event is not None:
+        tainted = [meta for meta in event.inputs if _count(analysis, meta.vid, field)]
+        if not tainted:
+            if field == "nonfinite" and _writes_inf(event):
+                return None  # a deliberate -inf (a mask) that reached the output
+            if event.op == "softmax" and any(_count(analysis, m.vid, "nonfinite") for m in event.inputs):
+                return None  # a row of -inf: reported by fully-masked-row
+            return event
+        event = flow.made_by(tainted[0].vid)
+    return None
 
 
 def _stats(analysis, vid: int):

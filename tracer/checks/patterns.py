@@ -65,8 +65,10 @@ def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pat
         if len(candidates) != 1:
             return None
         query_dim = candidates[0]
-    batch_dims = [d for d, a in enumerate(axes) if d not in (key_dim, query_dim) and table.get(a).kind == "batch"
-                  and not table.get(a).parts]
+    others = [d for d in range(len(axes)) if d not in (key_dim, query_dim)]
+    batch_dims = [d for d in others if table.get(axes[d]).kind == "batch" and not table.get(axes[d]).parts]
+    if not batch_dims:  # a batch axis we could not name (e.g. of ids the model built itself)
+        batch_dims = [d for d in others if table.get(axes[d]).kind == "unknown"][:1]
     batch_dim = batch_dims[0] if len(batch_dims) == 1 else None
     rest = [d for d in range(len(axes)) if d not in (key_dim, query_dim, batch_dim)]
     order = ([batch_dim] if batch_dim is not None else []) + rest + [query_dim, key_dim]
