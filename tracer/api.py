@@ -26,8 +26,12 @@ def run_check(
                 model(*args, **(kwargs or {}))
         except Exception:  # reported as a shape-error (or other) finding from the recording
             pass
-    report = Report(recorded.findings, recorded.summary, target=target, notes=list(recorded.recording.notes))
-    return report, recorded
+    return report_of(recorded, target), recorded
+
+
+def report_of(recorded: Trace, target: str = "") -> Report:
+    """The report of a finished trace: a live one, a loaded file's or a whole script's."""
+    return Report(recorded.findings, recorded.summary, target=target, notes=list(recorded.recording.notes))
 
 
 def check(model: nn.Module, *args: Any, **kwargs: Any) -> Report:

@@ -12,7 +12,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Sequence
 
-from .commands import COMMANDS
+from .commands import all_commands
 from .commands.common import USAGE, error
 from .targets import TargetError
 
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"attnscope {_version()}")
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
+    for command in all_commands():
         sub = subcommands.add_parser(
             command.name, help=command.help, description=command.help, epilog=EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import sys
+from collections.abc import Mapping
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -25,6 +26,8 @@ from .events import TENSOR_SLOT, ModuleCall, OpEvent, Recording, Source, TensorM
 from .opnames import op_name
 from .source import raise_location, user_location
 from .values import DEFAULT_BUDGET_BYTES, ValueKeeper, value_stats
+
+META_NOTE = "value checks skipped on the meta device"
 
 # Python functions whose single torch-function dispatch would hide the ops inside them;
 # the recorder re-enters them with the mode on so their inner matmul/softmax are seen.
@@ -58,7 +61,7 @@ def tensors_in(value: Any) -> Iterator[torch.Tensor]:
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from tensors_in(item)
-    elif isinstance(value, dict):
+    elif isinstance(value, Mapping):  # dicts, ModelOutput, BatchEncoding (a UserDict)
         for item in value.values():
             yield from tensors_in(item)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -129,9 +132,23 @@ class Recorder(TorchFunctionMode):
                 self.recording.notes.append(
                     f"value budget reached: {self.keeper.skipped} values kept as statistics only"
                 )
-            if error is not None and self.recording.error is None:
-                self.recording.error = f"{type(error).__name__}: {error}"
-                self.recording.error_file, self.recording.error_line = raise_location(error.__traceback__)
+            self._note_device()
+            if error is not None:
+                self._note_error(error)
+
+    def _note_error(self, error: BaseException) -> None:
+        """Keep the first error: the failing forward pass's, taken when its root call closes."""
+        if self.recording.error is None:
+            self.recording.error = f"{type(error).__name__}: {error}"
+            self.recording.error_file, self.recording.error_line = raise_location(error.__traceback__)
+
+    def _note_device(self) -> None:
+        """The device the forward ran on; on meta no values exist, so the report must say what it skipped."""
+        first = next(iter(self.recording.sources.values()), None)
+        if first is not None:
+            self.recording.device = first.meta.device
+        if self.recording.device == "meta" and META_NOTE not in self.recording.notes:
+            self.recording.notes.append(META_NOTE)
 
     def _learn_names(self, model: nn.Module) -> None:
         for path, module in model.named_modules(remove_duplicate=False):
@@ -170,9 +187,14 @@ class Recorder(TorchFunctionMode):
     def _register_inputs(self, module: nn.Module, args: tuple, kwargs: dict) -> None:
         """Name the forward pass's tensor arguments after the parameters of `module.forward`."""
         try:
-            bound = inspect.signature(module.forward).bind_partial(*args, **kwargs).arguments
+            signature = inspect.signature(module.forward)
+            bound = dict(signature.bind_partial(*args, **kwargs).arguments)
         except (TypeError, ValueError):
             bound = {f"args[{i}]": arg for i, arg in enumerate(args)} | kwargs
+        else:
+            for parameter in signature.parameters.values():  # `**kwargs`: name each by its keyword
+                if parameter.kind is inspect.Parameter.VAR_KEYWORD and parameter.name in bound:
+                    bound |= bound.pop(parameter.name)
         for name, value in bound.items():
             found = list(tensors_in(value))
             for position, tensor in enumerate(found):
@@ -225,9 +247,13 @@ class Recorder(TorchFunctionMode):
     def _exit_module(self, module: nn.Module, args: tuple, output: Any) -> None:
         if self._paused or not self._stack or self._stack[-1]["module"] is not module:
             return
-        raised = output is None and sys.exc_info()[1] is not None
+        problem = sys.exc_info()[1] if output is None else None
         with self._pause():
-            self._close_call(self._stack[-1], output, raised)
+            self._close_call(self._stack[-1], output, problem is not None)
+            if problem is not None and not self._stack:
+                # Taken here, not from the `with` block: a script run under `attnscope run` may
+                # catch it and go on, or fail later for reasons that are not the forward pass's.
+                self._note_error(problem)
 
     def _close_call(self, call: dict[str, Any], output: Any, raised: bool) -> None:
         self._stack.pop()

@@ -43,6 +43,13 @@ class Trace:
         self._recorder.stop(exc)
         return False
 
+    @classmethod
+    def from_recording(cls, recording: Recording, layout: str = "batch-first") -> "Trace":
+        """A finished trace around an existing recording (e.g. one loaded from a file)."""
+        finished = cls(None, layout=layout)
+        finished._recorder.recording = recording
+        return finished
+
     @property
     def recording(self) -> Recording:
         return self._recorder.recording
@@ -64,6 +71,18 @@ class Trace:
     @property
     def summary(self) -> dict:
         return self.analysis.summary
+
+    def render(self, path: str, **options: Any) -> str:
+        """Draw the recording with Graphviz; the format follows the suffix (svg, png, pdf, dot...)."""
+        from .render import render_to_file
+
+        return render_to_file(self.analysis, path, **options)
+
+    def save(self, path: str) -> None:
+        """Write the recording as a portable file (JSON + safetensors, no pickle)."""
+        from .store import save
+
+        save(self.recording, path, layout=self.layout)
 
 
 def trace(model: nn.Module | None = None, **options: Any) -> Trace:

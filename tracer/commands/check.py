@@ -37,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fail-on", choices=("error", "warning"), default="error",
         help="exit 1 when a finding is at least this severe (default: error)",
     )
+    parser.add_argument(
+        "--exit-zero", action="store_true",
+        help="exit 0 even when findings reach --fail-on (for demos and reports); target errors still exit 2",
+    )
     add_layout_argument(parser)
 
 
@@ -134,7 +138,7 @@ def run(options: argparse.Namespace) -> int:
             print(report.to_json(), flush=True)
         else:
             print_report(console, report)
-        if report.fails(options.fail_on):
+        if report.fails(options.fail_on) and not options.exit_zero:
             status = max(status, FAILED)
     return status
 

@@ -1,0 +1,37 @@
+"""Helpers for tests: build zoo models and trace them the way `attnscope check` does.
+
+Imported as `support` (tests/ is on pytest's pythonpath)."""
+
+from __future__ import annotations
+
+import torch
+
+import tracer
+from models.zoo import ZooModel
+
+
+def build_workload(entry: ZooModel) -> tuple[torch.nn.Module, tuple, dict]:
+    """A zoo entry's (model, args, kwargs), whichever of the contract's forms it returns."""
+    built = entry.build()
+    if len(built) == 2 and isinstance(built[1], dict):
+        return built[0], (), built[1]
+    args = built[1] if isinstance(built[1], tuple) else (built[1],)
+    return built[0], args, built[2] if len(built) > 2 else {}
+
+
+def check_entry(entry: ZooModel) -> tuple[tracer.Report, tracer.Trace]:
+    model, args, kwargs = build_workload(entry)
+    layout = getattr(entry.module, "LAYOUT", "batch-first")
+    return tracer.run_check(model, args, kwargs, layout=layout, target=f"zoo:{entry.name}")
+
+
+
+def serious(report: tracer.Report, severities: tuple[str, ...] = ("error",)) -> list[dict]:
+    """The findings of the given severities, as dicts (readable in assertion messages)."""
+    return [f.to_dict() for f in report.findings if f.severity in severities]
+
+
+def run(model: torch.nn.Module, args: tuple = (), kwargs: dict | None = None, layout: str = "batch-first") -> tracer.Report:
+    """Check `model` in eval mode from a fixed seed."""
+    torch.manual_seed(0)
+    return tracer.run_check(model.eval(), args, kwargs or {}, layout=layout)[0]

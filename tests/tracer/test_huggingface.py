@@ -1,0 +1,89 @@
+"""No false alarms on HuggingFace models built offline from tiny random configs (eager and sdpa)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from support import run, serious
+
+transformers = pytest.importorskip("transformers")
+IMPLEMENTATIONS = ["eager", "sdpa"]
+
+
+@pytest.fixture
+def tokens() -> tuple[torch.Tensor, torch.Tensor]:
+    torch.manual_seed(0)
+    ids = torch.randint(5, 99, (2, 7))
+    mask = torch.ones(2, 7, dtype=torch.long)
+    mask[1, -3:] = 0
+    ids[1, -3:] = 0
+    return ids, mask
+
+
+def quiet():
+    transformers.utils.logging.set_verbosity_error()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_bert_with_padding(tokens, impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.BertConfig(hidden_size=32, num_attention_heads=4, intermediate_size=64,
+                                     num_hidden_layers=2, vocab_size=99, max_position_embeddings=32,
+                                     attn_implementation=impl)
+    ids, mask = tokens
+    report = run(transformers.BertModel(config), (), {"input_ids": ids, "attention_mask": mask})
+    assert report.summary["attention_blocks"] == 2
+    assert serious(report, ("error", "warning")) == []
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_gpt2(tokens, impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(n_embd=32, n_head=4, n_layer=2, vocab_size=99, n_positions=32,
+                                     attn_implementation=impl)
+    ids, mask = tokens
+    report = run(transformers.GPT2Model(config), (), {"input_ids": ids, "attention_mask": mask})
+    assert report.summary["attention_blocks"] == 2
+    assert serious(report, ("error", "warning")) == []
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_t5_gets_only_the_scale_warning_it_deserves(tokens, impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.T5Config(d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4, vocab_size=99,
+                                   attn_implementation=impl)
+    ids, mask = tokens
+    report = run(transformers.T5Model(config), (),
+                 {"input_ids": ids, "attention_mask": mask, "decoder_input_ids": ids[:, :5]})
+    assert serious(report) == []
+    warnings = [f for f in report.findings if f.severity == "warning"]
+    assert {f.code for f in warnings} == {"scale-factor"}
+    assert all("T5" in f.message and "d_k=8" in f.message for f in warnings)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_bart(tokens, impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.BartConfig(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                                     decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64,
+                                     vocab_size=99, max_position_embeddings=32, attn_implementation=impl)
+    ids, mask = tokens
+    report = run(transformers.BartModel(config), (), {"input_ids": ids, "attention_mask": mask})
+    assert report.summary["attention_blocks"] == 6
+    assert serious(report, ("error", "warning")) == []
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_vit(impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.ViTConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                    intermediate_size=64, image_size=32, patch_size=8, attn_implementation=impl)
+    report = run(transformers.ViTModel(config), (torch.randn(2, 3, 32, 32),))
+    assert report.summary["attention_blocks"] == 2
+    assert serious(report, ("error", "warning")) == []
