@@ -69,9 +69,15 @@ def tensors_in(value: Any) -> Iterator[torch.Tensor]:
             yield from tensors_in(getattr(value, item.name))
 
 
+_DTYPE_NAMES = {dtype: str(dtype).removeprefix("torch.") for dtype in
+                (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int64, torch.int32, torch.bool)}
+
+
 def _meta(tensor: torch.Tensor, vid: int) -> TensorMeta:
-    dtype = str(tensor.dtype).removeprefix("torch.")
-    return TensorMeta(vid, tuple(tensor.shape), dtype, str(tensor.device))
+    dtype = tensor.dtype
+    name = _DTYPE_NAMES.get(dtype) or str(dtype).removeprefix("torch.")
+    device = tensor.device
+    return TensorMeta(vid, tuple(tensor.shape), name, "cpu" if device.type == "cpu" else str(device))
 
 
 class Recorder(TorchFunctionMode):

@@ -7,6 +7,7 @@ and their total size stays under a budget.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import torch
@@ -26,25 +27,30 @@ DEFAULT_BUDGET_BYTES = 64 * 2**20
 
 
 def value_stats(tensor: torch.Tensor) -> ValueStats | None:
-    """min / max / mean / count of non-finite elements; None where values do not exist."""
+    """min / max / mean / count of non-finite elements; None where values do not exist.
+
+    Two passes for the common all-finite case (min/max, then mean); counting NaN and Inf
+    only happens when min or max says there are some.
+    """
     if tensor.device.type == "meta" or tensor.numel() == 0 or tensor.is_complex():
         return None
-    with torch.no_grad():
-        if tensor.dtype == torch.bool:
-            trues, total = int(tensor.sum()), tensor.numel()
-            return ValueStats(float(trues == total), float(trues > 0), trues / total, 0, 0)
-        if not tensor.is_floating_point():
-            low, high = torch.aminmax(tensor)
-            return ValueStats(float(low), float(high), float(tensor.double().mean()), 0, 0)
-        data = tensor.detach()
-        finite = torch.isfinite(data)
-        nonfinite = data.numel() - int(finite.sum())
-        nan = int(torch.isnan(data).sum()) if nonfinite else 0
-        if nonfinite == data.numel():
-            return ValueStats(float("nan"), float("nan"), float("nan"), nonfinite, nan)
-        picked = data if nonfinite == 0 else data[finite]
-        low, high = torch.aminmax(picked)
-        return ValueStats(float(low), float(high), float(picked.float().mean()), nonfinite, nan)
+    data = tensor.detach()
+    if data.dtype == torch.bool:
+        trues, total = int(data.sum()), data.numel()
+        return ValueStats(float(trues == total), float(trues > 0), trues / total, 0, 0)
+    low, high = (float(v) for v in torch.aminmax(data))
+    if not data.is_floating_point():
+        return ValueStats(low, high, float(data.double().mean()), 0, 0)
+    if math.isfinite(low) and math.isfinite(high):
+        return ValueStats(low, high, float(data.mean(dtype=torch.float32)), 0, 0)
+    finite = torch.isfinite(data)
+    nonfinite = data.numel() - int(finite.sum())
+    nan = int(torch.isnan(data).sum())
+    if nonfinite == data.numel():
+        return ValueStats(float("nan"), float("nan"), float("nan"), nonfinite, nan)
+    picked = data[finite]
+    low, high = (float(v) for v in torch.aminmax(picked))
+    return ValueStats(low, high, float(picked.float().mean()), nonfinite, nan)
 
 
 @dataclass
@@ -72,6 +78,5 @@ class ValueKeeper:
         if self.used_bytes + size > self.budget_bytes:
             self.skipped += 1
             return
-        with torch.no_grad():
-            self.kept[vid] = tensor.detach().to("cpu", copy=True)
+        self.kept[vid] = tensor.detach().to("cpu", copy=True)
         self.used_bytes += size

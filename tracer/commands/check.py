@@ -19,14 +19,17 @@ from rich.text import Text
 
 from ..findings import Finding, Report
 from ..targets import TargetError, isolated
-from .common import FAILED, OK, USAGE, Command, add_layout_argument, error, shown_path, trace_target
+from .common import (
+    FAILED, OK, USAGE, Command, add_layout_argument, error, expand_targets, shown_path, trace_target,
+)
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "targets", nargs="+", metavar="TARGET", help="path/to/file.py:NAME, dotted.module:NAME or zoo:NAME"
+        "targets", nargs="+", metavar="TARGET",
+        help="path/to/file.py:NAME (the path may be a pattern: 'subs/*.py:build'), dotted.module:NAME, zoo:NAME or run.attntrace",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per target, one per line")
     parser.add_argument(
@@ -124,9 +127,10 @@ def _checked(spec: str, options: argparse.Namespace) -> Report:
 def run(options: argparse.Namespace) -> int:
     console = Console(file=sys.stdout, soft_wrap=True, highlight=False)
     status = OK
-    for index, spec in enumerate(options.targets, 1):
+    targets = expand_targets(options.targets)
+    for index, spec in enumerate(targets, 1):
         try:
-            with progress(index, len(options.targets), spec):
+            with progress(index, len(targets), spec):
                 report = _checked(spec, options)
         except TargetError as problem:
             error(str(problem))

@@ -1,0 +1,134 @@
+"""Tracing overhead: `tracer.check` (record + axes + blocks + checks) against the untraced forward.
+
+    .venv/bin/python benchmarks/overhead.py            # all models
+    .venv/bin/python benchmarks/overhead.py --only bert --repeat 5
+
+Prints, per model: the untraced forward time, the checked time and their ratio, measured in
+the same process; peak memory (max RSS) of a fresh process running each; and, where it is
+installed, the same forward under torchlens (`torchlens.trace`). Figures only: nothing here
+is asserted, and the tests never time anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import tracer  # noqa: E402
+from models.reference import EncoderDecoderTransformer, TransformerEncoder  # noqa: E402
+
+Workload = tuple[torch.nn.Module, tuple, dict]
+
+
+def tiny_encoder() -> Workload:
+    model = TransformerEncoder(num_layers=2, d_model=32, num_heads=4, d_ff=64)
+    return model, (torch.randn(4, 16, 32),), {}
+
+
+def bert_base() -> Workload:
+    """BERT-base sizes: 12 layers, d=768, H=12, T=128, batch 8 (HuggingFace's if installed)."""
+    try:
+        import transformers
+
+        transformers.utils.logging.set_verbosity_error()
+        config = transformers.BertConfig(attn_implementation="eager")
+        ids = torch.randint(1000, 20000, (8, 128))
+        return transformers.BertModel(config), (), {"input_ids": ids, "attention_mask": torch.ones_like(ids)}
+    except ImportError:
+        model = TransformerEncoder(num_layers=12, d_model=768, num_heads=12, d_ff=3072)
+        return model, (torch.randn(8, 128, 768),), {}
+
+
+def encoder_decoder_4() -> Workload:
+    model = EncoderDecoderTransformer(src_vocab=1000, tgt_vocab=1000, d_model=256, num_heads=8, d_ff=1024,
+                                      num_layers=4, max_len=128)
+    src, tgt = torch.randint(1, 1000, (8, 64)), torch.randint(1, 1000, (8, 48))
+    return model, (src, tgt), {}
+
+
+MODELS: dict[str, Callable[[], Workload]] = {
+    "tiny": tiny_encoder, "bert": bert_base, "encdec4": encoder_decoder_4,
+}
+
+
+def timed(function: Callable[[], object], repeat: int) -> float:
+    function()  # warm-up
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def peak_rss_mib(name: str, mode: str) -> float:
+    """Max RSS of a fresh process that builds the model and runs it once in `mode`."""
+    code = (
+        "import sys, resource, torch; sys.path.insert(0, %r); import benchmarks.overhead as b; "
+        "import tracer; torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval()\n"
+        "with torch.no_grad():\n"
+        "    tracer.check(m, *a, **k) if %r == 'traced' else m(*a, **k)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    ) % (os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name, mode)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
+
+
+def torchlens_time(model, args, kwargs, repeat: int) -> float | None:
+    try:
+        import torchlens
+    except ImportError:
+        return None
+    inputs = args[0] if args else kwargs["input_ids"]
+    try:
+        return timed(lambda: torchlens.trace(model, inputs), repeat)
+    except Exception as problem:  # a peer's failure is a figure to report, not a crash
+        print(f"  torchlens failed: {type(problem).__name__}: {str(problem).splitlines()[0][:120]}")
+        return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(MODELS), action="append")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory subprocesses")
+    options = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}, "
+          f"{torch.get_num_threads()} threads")
+    results = {}
+    for name in options.only or MODELS:
+        torch.manual_seed(0)
+        model, args, kwargs = MODELS[name]()
+        model.eval()
+        with torch.no_grad():
+            plain = timed(lambda: model(*args, **kwargs), options.repeat)
+            checked = timed(lambda: tracer.check(model, *args, **kwargs), options.repeat)
+            peer = torchlens_time(model, args, kwargs, options.repeat)
+        row = {"untraced_s": plain, "checked_s": checked, "ratio": checked / plain}
+        if peer is not None:
+            row |= {"torchlens_s": peer, "torchlens_over_attnscope": peer / checked}
+        if not options.no_memory:
+            untraced_mib, traced_mib = peak_rss_mib(name, "untraced"), peak_rss_mib(name, "traced")
+            row |= {"peak_untraced_mib": untraced_mib, "peak_traced_mib": traced_mib,
+                    "peak_ratio": traced_mib / untraced_mib}
+        results[name] = row
+        print(f"{name:8} untraced {plain * 1000:9.1f} ms   checked {checked * 1000:9.1f} ms   ratio {row['ratio']:5.2f}"
+              + (f"   torchlens {peer * 1000:9.1f} ms ({peer / checked:.1f}x attnscope)" if peer else "")
+              + (f"   peak RSS {row['peak_untraced_mib']:.0f} -> {row['peak_traced_mib']:.0f} MiB "
+                 f"({row['peak_ratio']:.2f}x)" if "peak_ratio" in row else ""))
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Axis inference: what each dimension is, across the op families a Transformer uses."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+import tracer
+
+
+def traced(model: nn.Module, *args, layout: str = "batch-first") -> tracer.Trace:
+    with torch.no_grad(), tracer.trace(model, layout=layout) as t:
+        model(*args)
+    return t
+
+
+def names(t: tracer.Trace, op: str, which: int = 0, output: bool = True) -> list[str]:
+    """Display names of the axes of the `which`-th event of kind `op` (its output, or first input)."""
+    event = [e for e in t.recording.events if e.op == op][which]
+    meta = event.outputs[0] if output else event.inputs[0]
+    return [t.analysis.table.get(a).display for a in t.analysis.axes_of(meta)]
+
+
+class SplitHeads(nn.Module):
+    def __init__(self, d: int = 16, heads: int = 4):
+        super().__init__()
+        self.heads, self.proj = heads, nn.Linear(d, d)
+
+    def forward(self, x):
+        B, T, d = x.shape
+        q = self.proj(x).view(B, T, self.heads, d // self.heads).transpose(1, 2)
+        scores = q @ q.transpose(-2, -1) / math.sqrt(d // self.heads)
+        out = torch.softmax(scores, dim=-1) @ q
+        return out.transpose(1, 2).reshape(B, T, d)
+
+
+def test_inputs_batch_first_and_sequence_first():
+    model = nn.Linear(16, 16)
+    assert names(traced(model, torch.randn(2, 5, 16)), "linear", output=False) == ["B", "T", "d"]
+    assert names(traced(model, torch.randn(5, 2, 16), layout="seq-first"), "linear", output=False) == ["T", "B", "d"]
+
+
+def test_head_split_score_roles_and_merge_back():
+    t = traced(SplitHeads(), torch.randn(2, 5, 16))
+    assert names(t, "view") == ["B", "T", "H", "dh"]
+    assert names(t, "transpose") == ["B", "H", "T", "dh"]
+    assert names(t, "matmul") == ["B", "H", "Tq", "Tk"]
+    assert names(t, "matmul", which=1) == ["B", "H", "Tq", "dh"]
+    table = t.analysis.table
+    merged = [e for e in t.recording.events if e.op == "reshape"][0]
+    first_view = [e for e in t.recording.events if e.op == "view"][0]
+    # merging (H, dh) back gives the very feature axis that was split
+    assert table.same(t.analysis.axes_of(merged.outputs[0])[-1], t.analysis.axes_of(first_view.inputs[0])[-1])
+
+
+def test_view_without_transpose_tears_positions_and_features():
+    class Torn(nn.Module):
+        def forward(self, x):
+            B, T, d = x.shape
+            return x.view(B, 2, T, d // 2)
+
+    t = traced(Torn(), torch.randn(2, 5, 16))
+    kinds = [t.analysis.table.get(a).kind for a in t.analysis.axes_of(t.recording.events[0].outputs[0])]
+    assert kinds[0] == "batch" and "mixed" in kinds
+
+
+def test_cross_attention_keeps_two_sequences_apart():
+    class Cross(nn.Module):
+        def forward(self, y, memory):
+            scores = y @ memory.transpose(-2, -1)
+            return torch.softmax(scores, dim=-1) @ memory
+
+    t = traced(Cross(), torch.randn(2, 4, 8), torch.randn(2, 6, 8))
+    assert names(t, "matmul") == ["B", "T_yq", "T_memoryk"]
+    assert t.analysis.table.conflicts == []
+
+
+def test_residual_between_different_sequences_of_equal_length_is_a_conflict():
+    class Mix(nn.Module):
+        def forward(self, a, b):
+            return a + b
+
+    t = traced(Mix(), torch.randn(2, 5, 8), torch.randn(2, 5, 8))
+    assert [c.reason for c in t.analysis.table.conflicts] == ["sequences"]
+
+
+def test_masks_adopt_the_axes_they_meet_and_position_tables_are_positions():
+    class Masked(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("table", torch.randn(32, 8))
+
+        def forward(self, x, mask):
+            x = x + self.table[: x.size(1)]
+            scores = x @ x.transpose(-2, -1)
+            return scores.masked_fill(mask[:, None, :] == 0, float("-inf")).softmax(-1)
+
+    mask = torch.ones(2, 5, dtype=torch.long)
+    mask[1, -2:] = 0
+    t = traced(Masked(), torch.randn(2, 5, 8), mask)
+    assert names(t, "getitem") == ["T", "d"]  # the table's rows became the sequence's positions
+    assert names(t, "masked_fill") == ["B", "Tq", "Tk"]
+    assert t.analysis.meaning.padding["x"].tolist() == [[False] * 5, [False] * 3 + [True] * 2]
+
+
+def test_einsum_and_sdpa_give_query_and_key_roles():
+    class Einsum(nn.Module):
+        def forward(self, q, k):
+            return torch.einsum("bqd,bkd->bqk", q, k)
+
+    class Fused(nn.Module):
+        def forward(self, x):
+            q = x.unflatten(-1, (2, 4)).transpose(1, 2)
+            return nn.functional.scaled_dot_product_attention(q, q, q)
+
+    assert names(traced(Einsum(), torch.randn(2, 5, 8), torch.randn(2, 5, 8)), "einsum") == ["B", "T_qq", "T_kk"]
+    t = traced(Fused(), torch.randn(2, 5, 8))
+    assert names(t, "scaled_dot_product_attention") == ["B", "H", "Tq", "dh"]
+
+
+def test_unknown_ops_give_unknown_axes_and_no_findings():
+    class Odd(nn.Module):
+        def forward(self, x):
+            return torch.fft.rfft(x, dim=1).abs()
+
+    t = traced(Odd(), torch.randn(2, 8, 4))
+    assert all(t.analysis.table.get(a).kind in ("unknown", "one", "batch", "feature")
+               for a in t.analysis.axes_of(t.recording.events[0].outputs[0]))
+    assert t.findings == []
