@@ -35,6 +35,7 @@ class Analysis:
     flow: Dataflow | None = None
     blocks: list[AttentionBlock] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the user should know about this analysis
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -96,7 +97,10 @@ def analyse(recording: Recording, layout: str = "batch-first", select: set[str] 
 
     analysis = infer_axes(recording, layout)
     analysis.flow = Dataflow.of(recording)
-    analysis.blocks = find_blocks(analysis.flow, analysis.table, analysis.axes, analysis.facts)
+    try:
+        analysis.blocks = find_blocks(analysis.flow, analysis.table, analysis.axes, analysis.facts)
+    except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
+        analysis.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
     return analysis
 

@@ -31,7 +31,9 @@ def run_check(
 
 def report_of(recorded: Trace, target: str = "") -> Report:
     """The report of a finished trace: a live one, a loaded file's or a whole script's."""
-    return Report(recorded.findings, recorded.summary, target=target, notes=list(recorded.recording.notes))
+    notes = list(recorded.recording.notes)
+    findings = recorded.findings
+    return Report(findings, recorded.summary, target=target, notes=notes + recorded.analysis.notes)
 
 
 def check(model: nn.Module, *args: Any, **kwargs: Any) -> Report:

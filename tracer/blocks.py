@@ -16,7 +16,7 @@ import torch
 
 from .axes import AxisTable
 from .dataflow import Dataflow
-from .events import OpEvent, TensorMeta
+from .events import TENSOR_SLOT, OpEvent, TensorMeta
 from .rules import OpFacts
 
 PRODUCTS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum", "baddbmm"})
@@ -25,7 +25,7 @@ LAYOUT_OPS = frozenset({
     "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "float", "half",
     "bfloat16", "double", "unsqueeze", "squeeze", "expand", "detach", "flatten", "unflatten", "_unsafe_view",
 })
-AFTER_NORMALIZATION = LAYOUT_OPS | {"dropout", "masked_fill", "where", "mul", "div", "nan_to_num", "getitem"}
+AFTER_NORMALIZATION = LAYOUT_OPS | {"dropout", "masked_fill", "where", "mul", "div", "nan_to_num", "getitem", "setitem"}
 HIDING_THRESHOLD = -1e3  # an additive mask entry below this hides its key
 
 
@@ -315,6 +315,9 @@ class BlockFinder:
             if other.numel != 1:
                 return False
             kept = self.flow.value(other)
+            learned = self.flow.recording.sources.get(other.vid)
+            if learned is not None and learned.kind == "param":
+                kept = None  # a learned temperature: its value says nothing about the formula
             factor = float(kept.reshape(()).double()) if kept is not None else None
         if event.op == "div":
             factor = 1 / factor if factor else None
@@ -334,6 +337,10 @@ class BlockFinder:
             value = self.flow.value(mask) if mask is not None else None
             use.hidden = _broadcast(value.bool(), shape) if value is not None else None
             return use
+        if event.op == "setitem" and len(event.args) >= 3:
+            return self._assigned(event, after, shape, axes)
+        if event.op == "setitem" and len(event.args) >= 3:
+            return self._assigned(event, after, shape, axes)
         if event.op == "where" and len(event.inputs) >= 2:
             condition = event.tensor_arg(0, "condition")
             if condition is None:
@@ -355,6 +362,18 @@ class BlockFinder:
                 hidden = _broadcast(value == 0, shape) if value is not None else None
                 return MaskUse(event.index, "multiply", after, mask=other, fill=0.0, hidden=hidden, shape=shape, axes=axes)
         return None
+
+    def _assigned(self, event: OpEvent, after: bool, shape: tuple[int, ...], axes: tuple[int, ...]) -> MaskUse | None:
+        """`scores[mask] = value`: a boolean index is a mask, written with a number."""
+        index = event.args[1]
+        slot = index if isinstance(index, dict) else (index[0] if isinstance(index, list) and len(index) == 1 else None)
+        mask = event.inputs[slot[TENSOR_SLOT]] if isinstance(slot, dict) and TENSOR_SLOT in slot else None
+        if mask is None or mask.dtype != "bool" or mask.shape != shape:
+            return None
+        fill = self.flow.scalar(event, 2, "value")
+        value = self.flow.value(mask)
+        return MaskUse(event.index, "fill", after, mask=mask, fill=fill, shape=shape, axes=axes,
+                       hidden=value.bool() if value is not None else None)
 
     def _additive(self, event: OpEvent, other: TensorMeta, after: bool) -> MaskUse | None:
         """An added tensor is a mask if it holds very negative entries, else a bias (ignored)."""

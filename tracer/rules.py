@@ -116,7 +116,9 @@ def fallback(ctx: RuleContext) -> list[Axes]:
 def softmax_rule(ctx: RuleContext) -> list[Axes]:
     ndim = len(ctx.shape(0))
     dim = ctx.event.arg(1, "dim")
-    ctx.facts.normalized = normalize_dims(dim if dim is not None else -1, ndim)
+    if dim is None:  # torch's legacy implicit dim (F.softmax without dim): 0 for 0-, 1- and 3-d, else 1
+        dim = 0 if ndim in (0, 1, 3) else 1
+    ctx.facts.normalized = normalize_dims(dim, ndim)
     return [ctx.inputs[0]]
 
 

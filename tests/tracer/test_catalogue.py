@@ -41,6 +41,7 @@ def test_buggy_model_triggers_its_code_at_its_line(name):
     for line, code in bug_lines(entry).items():
         if code in entry.expected:
             assert (code, line) in found, f"{code} expected at line {line}, got {sorted(found)}"
+    assert not [note for note in report.notes if "internal error" in note]
     path = inspect.getsourcefile(entry.module)
     assert all(f.file == path for f in report.findings if f.code in entry.expected)
 
@@ -57,6 +58,7 @@ def test_buggy_model_has_no_unexplained_findings(name):
 def test_correct_model_has_no_error_or_warning(name):
     report, _ = check_entry(ENTRIES[name])
     assert [f.to_dict() for f in report.findings if f.severity in ("error", "warning")] == []
+    assert not [note for note in report.notes if "internal error" in note]
 
 
 def test_findings_repeated_across_layers_are_reported_once_with_a_count():

@@ -49,10 +49,17 @@ CATALOGUE = _catalogue()
 
 
 def run_checks(analysis: "Analysis", select: set[str] | None = None, ignore: set[str] | None = None) -> list[Finding]:
-    """Every finding of the selected checks, in catalogue order."""
+    """Every finding of the selected checks, in catalogue order.
+
+    A check that fails on an unforeseen model is skipped with a note: the other checks'
+    findings still reach the user.
+    """
     findings: list[Finding] = []
     for code, check in CATALOGUE.items():
         if (select and code not in select) or (ignore and code in ignore):
             continue
-        findings.extend(check.run(analysis))
+        try:
+            findings.extend(check.run(analysis))
+        except Exception as problem:  # noqa: BLE001 - reported, never raised at the user
+            analysis.notes.append(f"internal error in check {code}: {type(problem).__name__}: {problem}")
     return findings
