@@ -32,10 +32,19 @@ class FullyMaskedRow(Check):
             if pad is not None and pattern.has_batch and tuple(pad.shape) == (rows.shape[0], rows.shape[2]):
                 rows = rows & ~pad[:, None, :]
             if bool(rows.any()):
-                count = int(rows.any(dim=1).sum())
+                empty = rows.any(dim=1)  # (batch, T_q)
+                queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
+                samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
+                where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}" if pattern.has_batch else ""
                 yield self.at(
                     analysis, patterns[-1][0].event,
-                    f"{count} real quer{'y has' if count == 1 else 'ies have'} every key masked: the softmax "
-                    "of such a row is NaN (or uniform over hidden keys)",
+                    f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
+                    f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all, although "
+                    "not padding: the softmax of such a row is NaN (or uniform over hidden keys)",
                     hint="make sure every valid query keeps at least one visible key (e.g. itself)",
                 )
+
+
+def _listed(numbers: list[int], limit: int = 6) -> str:
+    shown = ", ".join(str(n) for n in numbers[:limit])
+    return shown + (f" and {len(numbers) - limit} more" if len(numbers) > limit else "")
