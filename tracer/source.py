@@ -40,11 +40,21 @@ def user_location() -> tuple[str, int]:
 
 
 def raise_location(traceback: TracebackType | None) -> tuple[str, int]:
-    """`(file, line)` of the user's line that raised: the innermost traceback frame outside torch."""
+    """`(file, line)` of the user's line that raised: the innermost traceback frame outside torch.
+
+    While the exception is still unwinding (the recorder takes it in a module hook), the
+    traceback holds only the frames it has left so far, all inside torch when the traced
+    model is a torch module: then the user's line is the live caller of the outermost one.
+    """
     found = ("", 0)
+    outermost = traceback.tb_frame if traceback is not None else None
     while traceback is not None:
         code = traceback.tb_frame.f_code
         if not _is_internal(code.co_filename):
             found = (code.co_filename, traceback.tb_lineno)
         traceback = traceback.tb_next
+    if found == ("", 0) and outermost is not None:
+        caller = user_frame(outermost.f_back) if outermost.f_back is not None else None
+        if caller is not None:
+            found = (caller.f_code.co_filename, caller.f_lineno)
     return found
