@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import torch
 
@@ -176,8 +177,7 @@ class BlockFinder:
                 use.hidden = _broadcast(hidden, block.table_shape)
             block.masks.append(use)
         if event.arg(5, "is_causal") is True:
-            rows, cols = block.table_shape[-2], block.table_shape[-1]
-            hidden = torch.ones(rows, cols, dtype=torch.bool).triu(1)
+            hidden = _later_keys(block.table_shape[-2], block.table_shape[-1])
             block.masks.append(MaskUse(event.index, "is_causal", False, hidden=_broadcast(hidden, block.table_shape),
                                        shape=block.table_shape, axes=table_axes))
         return block
@@ -392,10 +392,21 @@ class BlockFinder:
 
 
 def _broadcast(hidden: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor | None:
+    """`hidden` with the table's rank, its broadcast dims left at size 1 (never expanded: a
+    (T, T) causal mask stays T² however many batch items and heads share it); None if it does
+    not broadcast onto `shape`."""
     try:
-        return torch.broadcast_to(hidden.bool(), shape)
+        if torch.broadcast_shapes(hidden.shape, shape) != torch.Size(shape):
+            return None
     except RuntimeError:
         return None
+    return hidden.bool().reshape((1,) * (len(shape) - hidden.dim()) + tuple(hidden.shape))
+
+
+@lru_cache(maxsize=8)
+def _later_keys(rows: int, cols: int) -> torch.Tensor:
+    """SDPA's is_causal pattern (top-left aligned), shared by every block of that size."""
+    return torch.ones(rows, cols, dtype=torch.bool).triu(1)
 
 
 def _times(scale: float | None, factor: float | None) -> float | None:

@@ -29,7 +29,8 @@ class FullyMaskedRow(Check):
             rows = hidden.all(dim=3)  # (batch, rest, T_q)
             pattern = patterns[-1][1]
             pad = padding.get(pattern.query_seq) if pattern.query_seq else None
-            if pad is not None and pattern.has_batch and tuple(pad.shape) == (rows.shape[0], rows.shape[2]):
+            if pad is not None and pattern.has_batch and rows.shape[0] in (1, pad.shape[0]) \
+                    and rows.shape[2] in (1, pad.shape[1]):
                 rows = rows & ~pad[:, None, :]
             if bool(rows.any()):
                 empty = rows.any(dim=1)  # (batch, T_q)

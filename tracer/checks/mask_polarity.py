@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+import torch
+
 from ..findings import Finding
 from .base import Check
 from .patterns import masks_before, pattern_of
@@ -22,7 +24,11 @@ class MaskPolarity(Check):
                     continue
                 pad = padding[pattern.key_seq]
                 hidden_keys = pattern.hidden.all(dim=2).all(dim=1)  # (batch, T_k): hidden from every query
-                if hidden_keys.shape != pad.shape or not bool(hidden_keys.any()):
+                try:
+                    hidden_keys, pad = torch.broadcast_tensors(hidden_keys, pad)
+                except RuntimeError:
+                    continue
+                if not bool(hidden_keys.any()):
                     continue
                 if bool((hidden_keys == ~pad).all()):
                     told = analysis.meaning.pad_names.get(pattern.key_seq, "the inputs")

@@ -7,6 +7,7 @@ key dims by their roles, and everything else (heads) is flattened into `rest`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Pattern:
-    hidden: torch.Tensor  # bool (batch, rest, T_q, T_k), True where a key is hidden from a query
+    hidden: torch.Tensor  # bool (batch, rest, T_q, T_k), True where hidden; broadcast dims may be 1
     has_batch: bool
     query_seq: str | None
     key_seq: str | None
@@ -28,6 +29,8 @@ class Pattern:
 
     def varies_along(self, dim: int) -> bool:
         """True when the pattern is not constant along `dim` (0 batch, 1 rest, 2 query, 3 key)."""
+        if self.hidden.shape[dim] == 1:
+            return False
         first = self.hidden.narrow(dim, 0, 1)
         return bool((self.hidden != first).any())
 
@@ -35,14 +38,14 @@ class Pattern:
 def _split_merged(analysis: "Analysis", hidden: torch.Tensor, axes: tuple[int, ...]) -> tuple[torch.Tensor, list[int]]:
     table = analysis.table
     sizes, flat = [], []
-    for axis in axes:
+    for dim, axis in enumerate(axes):
         record = table.get(axis)
         if record.parts and record.kind == "batch":
             for part in record.parts:
-                sizes.append(table.get(part).size)
+                sizes.append(table.get(part).size if hidden.shape[dim] != 1 else 1)
                 flat.append(part)
         else:
-            sizes.append(record.size)
+            sizes.append(hidden.shape[dim])
             flat.append(axis)
     return hidden.reshape(sizes), flat
 
@@ -74,11 +77,13 @@ def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pat
     order = ([batch_dim] if batch_dim is not None else []) + rest + [query_dim, key_dim]
     permuted = hidden.permute(order)
     batch = hidden.shape[batch_dim] if batch_dim is not None else 1
-    canonical = permuted.reshape(batch, -1, hidden.shape[query_dim], hidden.shape[key_dim])
+    rest = math.prod(hidden.shape[d] for d in rest)
+    canonical = permuted.reshape(batch, rest, hidden.shape[query_dim], hidden.shape[key_dim])
     query, key = table.get(axes[query_dim]), table.get(axes[key_dim])
     return Pattern(canonical, batch_dim is not None, query.seq, key.seq,
                    table.base_of(axes[query_dim]) == table.base_of(axes[key_dim]))
 
 
 def masks_before(block: AttentionBlock) -> list[MaskUse]:
-    return [use for use in block.masks if not use.after]
+    """Masks applied to the scores, less SDPA's is_causal: torch's own pattern, right by construction."""
+    return [use for use in block.masks if not use.after and use.kind != "is_causal"]

@@ -33,7 +33,7 @@ class ShapeError(Check):
         )
         yield self.at(
             analysis, failed.index,
-            f"{failed.op} failed: {failed.error.splitlines()[0]}. Operands: {operands}",
+            f"{failed.op} failed: {failed.error.splitlines()[0].rstrip('.')}. Operands: {operands}",
             hint=_hint(analysis, failed),
         )
 
