@@ -125,8 +125,10 @@ class AxisTable:
             record = self.axes[base]
             kind = "seq" if record.kind in SEQ_LIKE or record.kind == "unknown" else record.kind
             suffix = "q" if role == "query" else "k"
+            name = record.display
+            name = f"T{suffix}{name[1:]}" if name.startswith("T") else f"{name}{suffix}"  # T_src -> Tq_src
             self._memo[key] = self.new(
-                kind, record.size, name=f"{record.display}{suffix}", seq=record.seq or f"axis{base}",
+                kind, record.size, name=name, seq=record.seq or f"axis{base}",
                 role=role, base=base, origin=event, label=f"{role} positions of {record.display}",
             )
         return self._memo[key]

@@ -339,8 +339,6 @@ class BlockFinder:
             return use
         if event.op == "setitem" and len(event.args) >= 3:
             return self._assigned(event, after, shape, axes)
-        if event.op == "setitem" and len(event.args) >= 3:
-            return self._assigned(event, after, shape, axes)
         if event.op == "where" and len(event.inputs) >= 2:
             condition = event.tensor_arg(0, "condition")
             if condition is None:

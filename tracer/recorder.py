@@ -54,6 +54,11 @@ def plain(value: Any, tensors: list[torch.Tensor]) -> Any:
     return {"object": type(value).__name__}
 
 
+def error_text(error: BaseException) -> str:
+    """How a recording names the exception a forward pass raised: "RuntimeError: message"."""
+    return f"{type(error).__name__}: {error}"
+
+
 def tensors_in(value: Any) -> Iterator[torch.Tensor]:
     """Every tensor inside nested tuples, lists, dicts and dataclass-like outputs, in order."""
     if isinstance(value, torch.Tensor):
@@ -145,7 +150,7 @@ class Recorder(TorchFunctionMode):
     def _note_error(self, error: BaseException) -> None:
         """Keep the first error: the failing forward pass's, taken when its root call closes."""
         if self.recording.error is None:
-            self.recording.error = f"{type(error).__name__}: {error}"
+            self.recording.error = error_text(error)
             self.recording.error_file, self.recording.error_line = raise_location(error.__traceback__)
 
     def _note_device(self) -> None:
@@ -288,6 +293,8 @@ class Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         name = op_name(func)
         if name.query:
+            if name.op == "__bool__" and args[0].device.type == "meta":
+                return self._guess_on_meta()
             return func(*args, **kwargs)
         if func in COMPOSITES:
             return self._run_composite(func, args, kwargs)
@@ -298,7 +305,7 @@ class Recorder(TorchFunctionMode):
         try:
             result = func(*args, **kwargs)
         except Exception as error:
-            self._record(name, plain_args, plain_kwargs, inputs, [], error=f"{type(error).__name__}: {error}")
+            self._record(name, plain_args, plain_kwargs, inputs, [], error=error_text(error))
             raise
         outputs = list(tensors_in(result))
         if name.inplace and not outputs and tensors:
@@ -306,6 +313,18 @@ class Recorder(TorchFunctionMode):
         if outputs:
             self._record(name, plain_args, plain_kwargs, inputs, outputs)
         return result
+
+    def _guess_on_meta(self) -> bool:
+        """`if bad.any(): raise ...` on a meta tensor: no value exists, so take the guard as False.
+
+        Such guards are validation almost always, and False lets the forward pass go on to
+        the ops the structural checks need; the note names the line so the guess is visible.
+        """
+        file, line = user_location()
+        note = f"on the meta device, bool(tensor) at {file}:{line} has no value; taken as False"
+        if note not in self.recording.notes:
+            self.recording.notes.append(note)
+        return False
 
     def _record(self, name, args, kwargs, inputs, outputs: list[torch.Tensor], error: str | None = None) -> None:
         file, line = user_location()

@@ -14,7 +14,11 @@ class AxisMismatch(Check):
 
     def run(self, analysis) -> Iterable[Finding]:
         table = analysis.table
+        apart = _attended_pairs(analysis)
         for conflict in table.conflicts:
+            first, second = table.get(conflict.first), table.get(conflict.second)
+            if conflict.reason == "sequences" and frozenset((first.seq, second.seq)) not in apart:
+                continue  # two inputs never told apart by the model may be aligned by construction
             if conflict.reason not in ("sequences", "roles"):
                 continue
             event = analysis.recording.events[conflict.event]
@@ -24,6 +28,16 @@ class AxisMismatch(Check):
             yield self.at(
                 analysis, conflict.event,
                 f"{event.op} combines {a} with {b}: {what}",
-                hint="check which tensor should be the queries and which the keys/values "
-                     "(cross-attention: decoder states are the queries, encoder outputs the keys and values)",
+                hint="a residual adds tensors over the same positions, and cross-attention takes its queries "
+                     "from the decoder and its keys and values from the encoder: check where each operand comes from",
             )
+
+
+def _attended_pairs(analysis) -> set[frozenset]:
+    """Pairs of sequences one attends to the other: the model itself treats them as different."""
+    table, pairs = analysis.table, set()
+    for block in analysis.blocks:
+        seqs = {table.get(axis).seq for axis in block.table_axes if table.get(axis).role}
+        if len(seqs) == 2 and None not in seqs:
+            pairs.add(frozenset(seqs))
+    return pairs

@@ -29,8 +29,9 @@ class FullyMaskedRow(Check):
             rows = hidden.all(dim=3)  # (batch, rest, T_q)
             pattern = patterns[-1][1]
             pad = padding.get(pattern.query_seq) if pattern.query_seq else None
-            if pad is not None and pattern.has_batch and rows.shape[0] in (1, pad.shape[0]) \
-                    and rows.shape[2] in (1, pad.shape[1]):
+            padding_known = pad is not None and pattern.has_batch and rows.shape[0] in (1, pad.shape[0]) \
+                and rows.shape[2] in (1, pad.shape[1])
+            if padding_known:
                 rows = rows & ~pad[:, None, :]
             if bool(rows.any()):
                 empty = rows.any(dim=1)  # (batch, T_q)
@@ -40,8 +41,9 @@ class FullyMaskedRow(Check):
                 yield self.at(
                     analysis, patterns[-1][0].event,
                     f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
-                    f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all, although "
-                    "not padding: the softmax of such a row is NaN (or uniform over hidden keys)",
+                    f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all"
+                    + (", although not padding" if padding_known else "")
+                    + ": the softmax of such a row is NaN (or uniform over hidden keys)",
                     hint="make sure every valid query keeps at least one visible key (e.g. itself)",
                 )
 

@@ -9,6 +9,10 @@ from .base import Check
 from .heads import torn_reshapes
 
 
+HINTS = {"batch-first": "merge as x.transpose(1, 2).reshape(B, T, d): bring T next to B first",
+         "seq-first": "merge as x.transpose(0, 1).reshape(T, B, d): bring T back in front of B·H first"}
+
+
 class HeadMerge(Check):
     code = "head-merge"
     severity = "error"
@@ -20,5 +24,5 @@ class HeadMerge(Check):
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
                     "merges heads back so that the merged axes mix head and sequence positions",
-                    hint="merge as x.transpose(1, 2).reshape(B, T, d): bring T next to B first",
+                    hint=HINTS[analysis.layout],
                 )

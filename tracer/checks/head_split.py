@@ -12,7 +12,8 @@ from .heads import torn_reshapes
 class HeadSplit(Check):
     code = "head-split"
     severity = "error"
-    hint = "split as x.view(B, T, H, d_h).transpose(1, 2), not x.view(B, H, T, d_h)"
+    hints = {"batch-first": "split as x.view(B, T, H, d_h).transpose(1, 2), not x.view(B, H, T, d_h)",
+             "seq-first": "split as x.view(T, B * H, d_h).transpose(0, 1), not x.view(B * H, T, d_h)"}
 
     def run(self, analysis) -> Iterable[Finding]:
         reported = set()
@@ -24,7 +25,7 @@ class HeadSplit(Check):
                     f"{event.op} to {list(event.outputs[0].shape)} tears the token and feature axes of "
                     f"[{analysis.describe(event.inputs[0])}] into each other: the new 'sequence' axis mixes "
                     "positions and features",
-                    hint=self.hint,
+                    hint=self.hints[analysis.layout],
                 )
         yield from self._attention_over_features(analysis, reported)
 
@@ -47,5 +48,5 @@ class HeadSplit(Check):
                     f"after {event.op} to {list(event.outputs[0].shape)}, attention runs over "
                     f"{table.describe(axis)}, a piece of the feature axis, instead of over token positions: "
                     "the split put features where the sequence should be",
-                    hint=self.hint,
+                    hint=self.hints[analysis.layout],
                 )

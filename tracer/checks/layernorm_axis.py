@@ -22,7 +22,11 @@ class LayerNormAxis(Check):
             axes = analysis.axes_of(event.inputs[0])
             dims = analysis.facts[event.index].normalized
             yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0])
+        judged = set()
         for centring in centrings(analysis):
+            if centring.mean_event in judged:
+                continue  # `x - mean` written twice is one layer norm
+            judged.add(centring.mean_event)
             event = analysis.recording.events[centring.mean_event]
             axes = analysis.axes_of(event.inputs[0])
             yield from self._judge(analysis, centring.mean_event, [axes[d] for d in centring.dims], event.inputs[0])

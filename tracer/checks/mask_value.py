@@ -52,8 +52,8 @@ class MaskValue(Check):
                     "still gets a large weight", fix)
         lowest = _lowest_score(analysis, event)
         if lowest is not None and use.fill > lowest - MARGIN:
-            return (f"mask value {use.fill:g} is too small to matter against scores as low as {lowest:.3g}: "
-                    "hidden keys still get weight", fix)
+            return (f"mask value {use.fill:g} is not negative enough to hide keys from scores as low as "
+                    f"{lowest:.3g}: hidden keys still get weight", fix)
         return None
 
     def _discarded(self, analysis) -> Iterable[Finding]:

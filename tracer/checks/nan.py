@@ -35,11 +35,18 @@ class Nan(Check):
 
     def _finding(self, analysis, event, kind: str) -> Finding:
         cause = CAUSES.get(event.op, "")
+        infinite = [m for m in event.inputs if _count(analysis, m.vid, "nonfinite")]
+        source = _origin(analysis, infinite[0].vid, "nonfinite") if infinite else None
+        made = "finite inputs" if not infinite else "an infinite input"
+        came = ""
+        if source is not None:
+            came = f"; the inf came from {source.op} at line {source.line}"
+            came += f" ({CAUSES[source.op]})" if source.op in CAUSES else ""
         return self.at(
             analysis, event.index,
-            f"{event.op} turned finite inputs into {kind}" + (f": {cause}" if cause else "")
+            f"{event.op} turned {made} into {kind}" + (f": {cause}" if cause else "") + came
             + f" (output [{analysis.describe(event.outputs[0])}]); the model's output is not finite",
-            hint="everything computed from this value is NaN/Inf too; guard the input of this op",
+            hint="everything computed from this value is NaN/Inf too; guard the input of the op that made it",
         )
 
 

@@ -8,6 +8,11 @@ from ..findings import Finding
 from .base import Check
 
 
+HINTS = {"batch-first": "for x of shape (B, T, d), table[:x.size(1)] shaped (T, d) (rotary cos/sin: (T, d_h) "
+                        "against q of shape (B, H, T, d_h))",
+         "seq-first": "for x of shape (T, B, d), table[:x.size(0)] shaped (T, 1, d)"}
+
+
 class PositionalAxis(Check):
     code = "positional-axis"
     severity = "error"
@@ -24,6 +29,5 @@ class PositionalAxis(Check):
                 f"a position-dependent table varies along {table.describe(other)} ({table.get(other).kind} axis) "
                 f"instead of the sequence axis: its positions {table.describe(position)} line up with "
                 f"the {table.get(other).kind}",
-                hint="index the table by sequence position: for batch-first x, table[:x.size(1)] shaped (T, d), "
-                     "broadcast as (1, T, d)",
+                hint="cut and broadcast the table so its positions meet the sequence axis: " + HINTS[analysis.layout],
             )

@@ -9,14 +9,16 @@ from ..findings import Finding
 from .base import Check
 
 
-def describe_factor(scale: float) -> str:
-    """A scale as the formula it most likely came from: 1, 1/sqrt(n), 1/n or the number."""
+def describe_factor(scale: float, d_k: int) -> str:
+    """How the scores were scaled, as the formula it most likely came from."""
     if math.isclose(scale, 1.0, rel_tol=1e-4):
-        return "no scaling at all (factor 1)"
-    for name, n in (("1/sqrt", 1 / scale**2), ("1/", 1 / scale)):
-        if abs(n - round(n)) < 1e-3 * max(1.0, n) and round(n) > 1:
-            return f"{name}({round(n)})" if name == "1/sqrt" else f"1/{round(n)}"
-    return f"{scale:.4g}"
+        return "are not scaled at all (factor 1)"
+    if math.isclose(1 / scale, d_k, rel_tol=1e-4):
+        return f"are divided by d_k={d_k} itself"
+    for n, text in ((1 / scale**2, "1/sqrt({n})"), (1 / scale, "1/{n}")):
+        if round(n) > 1 and abs(n - round(n)) < 1e-3 * n:
+            return "are scaled by " + text.format(n=round(n))
+    return f"are scaled by {scale:.4g}"
 
 
 class ScaleFactor(Check):
@@ -34,7 +36,7 @@ class ScaleFactor(Check):
             where = block.scale_events[0] if block.scale_events else block.product_event
             yield self.at(
                 analysis, where,
-                f"scores are scaled by {describe_factor(block.scale)} but the query-key product contracts "
+                f"scores {describe_factor(block.scale, d_k)} but the query-key product contracts "
                 f"d_k={d_k}, which calls for 1/sqrt({d_k}) = {expected:.4g} (a model that folds the scaling "
                 "into its weights' initialization, as T5 does, is fine)",
                 hint=f"divide the scores by math.sqrt({d_k}) (the per-head width, not d_model)",

@@ -1,0 +1,217 @@
+"""`attnscope run SCRIPT.py [args...]`: trace a whole script, like `python -m cProfile`.
+
+Students have a `train.py`, not a factory function. The script runs as `__main__` with its
+own `sys.argv` and its directory first on `sys.path`, while every top-level module call
+is recorded as a forward pass, up to `--max-passes` (later passes run untraced, so a
+training loop stays fast). The script keeps its standard output and its exit status; the
+report goes to standard error after it (with `--json`, one JSON line on standard output),
+also when the script raised: then the original traceback comes first, as Python prints it,
+and the `shape-error` finding beneath it explains the failing op.
+
+`torch.compile` is replaced while the script runs by a function that returns what it was
+given, so a compiled model runs, and is traced, as its original module (what
+`OptimizedModule._orig_mod` would be); the report notes each call. Tracing the compiled
+graph instead would show dynamo's rewritten ops, not the user's lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import runpy
+import sys
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, Callable, Iterator
+
+import torch
+from rich.console import Console
+
+from ..api import report_of
+from ..findings import Report
+from ..recorder import error_text
+from ..trace import Trace
+from .check import print_report
+from .common import FAILED, OK, USAGE, Command, add_layout_argument, error
+
+DEFAULT_MAX_PASSES = 3
+INTERRUPTED = 130  # what a shell reports for a Python script stopped by Ctrl-C
+TRACER_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-passes", type=int, default=DEFAULT_MAX_PASSES, metavar="N",
+        help=f"record the first N top-level forward passes, run the rest untraced (default: {DEFAULT_MAX_PASSES})",
+    )
+    parser.add_argument("--save", metavar="FILE", help="write the recording there (run.attntrace), also after a crash")
+    parser.add_argument("--tui", action="store_true", help="open the recording in the terminal UI afterwards")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON line on standard output")
+    parser.add_argument(
+        "--fail-on", choices=("error", "warning"), default=None,
+        help="exit 1 when the script succeeded but a finding is at least this severe (default: the script's status)",
+    )
+    add_layout_argument(parser)
+    parser.add_argument("script", metavar="SCRIPT.py", help="the script to run; attnscope's options come before it")
+    parser.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's own arguments")
+
+
+# --------------------------------------------------------------------------- running the script
+@contextmanager
+def as_main(script: str, argv: list[str]) -> Iterator[None]:
+    """`python SCRIPT ARGS...`'s view of the process: its argv, its directory first on the path."""
+    saved_argv, saved_path = sys.argv, list(sys.path)
+    sys.argv = argv
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        yield
+    finally:
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
+
+
+@contextmanager
+def uncompiled(notes: list[str]) -> Iterator[None]:
+    """Make `torch.compile` (and `Module.compile`, which calls it) hand back what it was given."""
+    original = torch.compile
+
+    def compile(model: Any = None, **options: Any) -> Any:
+        if model is None:  # `@torch.compile(mode=...)`: the decorator form
+            return lambda target: compile(target, **options)
+        owner = getattr(model, "__self__", model)  # `Module.compile` passes its bound `_call_impl`
+        if isinstance(owner, torch.nn.Module):
+            note = f"torch.compile({type(owner).__name__}) ran uncompiled: attnscope traced the original module (_orig_mod)"
+        else:
+            note = f"torch.compile({getattr(model, '__qualname__', 'a function')}) ran uncompiled under attnscope"
+        if note not in notes:
+            notes.append(note)
+        return model
+
+    torch.compile = compile
+    try:
+        yield
+    finally:
+        torch.compile = original
+
+
+def _exit_status(code: Any) -> int:
+    """`sys.exit(code)` as the interpreter turns it into a status: None is 0, text is printed and 1."""
+    if code is None:
+        return OK
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return FAILED
+
+
+def as_python_shows(traceback: TracebackType | None, script: str) -> TracebackType | None:
+    """The traceback `python SCRIPT` would print: from the script's own frame on, without attnscope's frames.
+
+    None when the script never ran (a syntax error), which Python prints without frames too.
+    """
+    kept: list[TracebackType] = []
+    started = False
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        started = started or filename == script
+        if started and not filename.startswith(TRACER_ROOT):
+            kept.append(traceback)
+        traceback = traceback.tb_next
+    shown = None
+    for entry in reversed(kept):
+        shown = TracebackType(shown, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return shown
+
+
+def run_script(script: str, argv: list[str], recorded: Trace) -> tuple[int, BaseException | None]:
+    """Run `script` as `__main__` under `recorded`; its exit status, and what it raised if it did.
+
+    The trace is closed with no exception: a forward pass that raised was already noted by
+    the recorder, and an exception from elsewhere (or `sys.exit`) is not the model's.
+    """
+    recorded.__enter__()
+    try:
+        with as_main(script, argv), uncompiled(recorded.recording.notes):
+            runpy.run_path(script, run_name="__main__")
+    except SystemExit as done:
+        return _exit_status(done.code), None
+    except BaseException as problem:  # the script's own failure: reported as Python would
+        sys.stdout.flush()
+        problem = problem.with_traceback(as_python_shows(problem.__traceback__, script))
+        sys.excepthook(type(problem), problem, problem.__traceback__)
+        return (INTERRUPTED if isinstance(problem, KeyboardInterrupt) else FAILED), problem
+    finally:
+        recorded.__exit__(None, None, None)
+    return OK, None
+
+
+def _run_notes(recorded: Trace, max_passes: int, raised: BaseException | None) -> list[str]:
+    recording = recorded.recording
+    notes = []
+    if recording.forward_passes == 0:
+        notes.append("no forward pass of an nn.Module ran")
+    elif recording.forward_passes >= max_passes:
+        notes.append(f"recorded the first {max_passes} forward passes (--max-passes); later ones ran untraced")
+    if raised is not None and recording.error != error_text(raised):
+        notes.append(f"the script raised {type(raised).__name__} outside the recorded forward passes")
+    return notes
+
+
+# --------------------------------------------------------------------------- after the script
+def open_tui(recorded: Trace, label: str) -> None:
+    """Hand the recording to the Textual app when it is installed; `tracer` does not depend on it."""
+    try:
+        run_app: Callable[..., Any] | None = getattr(importlib.import_module("tui.app"), "run_app", None)
+    except ModuleNotFoundError as missing:
+        if missing.name not in ("tui", "tui.app"):
+            raise
+        run_app = None
+    if run_app is None:
+        print("attnscope: note: the terminal UI is not available here; use --save and open the file with it", file=sys.stderr)
+        return
+    run_app(recorded, label=label)
+
+
+def _saved(recorded: Trace, path: str) -> str | None:
+    """Write the recording; the note to print, or None when writing failed (already reported)."""
+    try:
+        recorded.save(path)
+    except OSError as problem:
+        error(f"cannot write {path}: {problem.strerror or problem}")
+        return None
+    return f"recording saved to {path}"
+
+
+def _print(report: Report, as_json: bool) -> None:
+    sys.stdout.flush()  # the script's last output stays above the report on a terminal
+    if as_json:
+        print(report.to_json(), flush=True)
+    else:
+        print_report(Console(file=sys.stderr, soft_wrap=True, highlight=False), report)
+
+
+def run(options: argparse.Namespace) -> int:
+    script = options.script
+    if not os.path.isfile(script):
+        error(f"can't open file {script!r}: no such file")
+        return USAGE
+    if options.max_passes < 1:
+        error("--max-passes must be at least 1")
+        return USAGE
+    recorded = Trace(None, max_passes=options.max_passes, layout=options.layout or "batch-first")
+    status, raised = run_script(os.path.abspath(script), [script, *options.script_args], recorded)
+    recorded.recording.notes.extend(_run_notes(recorded, options.max_passes, raised))
+    saved = _saved(recorded, options.save) if options.save else None
+    report = report_of(recorded, script)
+    if saved:
+        report.notes.append(saved)
+    _print(report, options.json)
+    if options.tui:
+        open_tui(recorded, script)
+    if status == OK and options.fail_on and report.fails(options.fail_on):
+        return FAILED
+    return status
+
+
+COMMAND = Command("run", "run a Python script with tracing on and report the findings of its forward passes", add_arguments, run)
