@@ -1,0 +1,97 @@
+"""`attnscope render TARGET -o FILE`: a Graphviz diagram of one forward pass, axis errors in red.
+
+The format follows FILE's suffix (.svg .png .pdf .dot, or .graphml / .json exports of the
+graph). TARGET is any CONTRACT.md target, or a recording saved with `t.save(...)` (a
+`.attntrace` file) once `tracer.store` is available. Exit status: 0 when the file was
+written, 2 for a target that cannot be loaded, an unknown module or format, or Graphviz
+missing for an image format (.dot needs no Graphviz).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+
+from ..render import RenderError, render_to_file
+from ..render.model import THEMES
+from ..render.output import format_of
+from ..targets import TargetError, isolated
+from ..trace import Trace
+from .common import OK, USAGE, Command, add_layout_argument, error, trace_target
+
+SAVED_SUFFIX = ".attntrace"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET",
+                        help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
+    parser.add_argument("-o", "--output", metavar="FILE", required=True,
+                        help="where to write; the suffix picks the format: .svg .png .pdf .dot .graphml .json")
+    parser.add_argument("--depth", type=int, metavar="N", default=None,
+                        help="open N levels of modules below the drawn root; deeper ones become one box each "
+                             "showing their input and output axes (default: open every level)")
+    parser.add_argument("--focus", metavar="MODULE", default=None,
+                        help="draw the inside of one module, by dotted path (e.g. layers.0.self_attn)")
+    parser.add_argument("--attention", action="store_true",
+                        help="draw each attention block in the canonical form Q, K, V -> scores -> scale -> "
+                             "mask -> softmax -> x V -> concat -> W_O")
+    parser.add_argument("--all-ops", action="store_true",
+                        help="draw every op and parameter (no folding of bookkeeping ops, dead ends, head splits)")
+    parser.add_argument("--no-flags", action="store_true", help="a clean diagram: findings are not drawn")
+    parser.add_argument("--expand", action="store_true",
+                        help="draw repeated identical blocks one by one instead of once with 'x N'")
+    parser.add_argument("--theme", choices=sorted(THEMES), default="light", help="colours (default: light)")
+    parser.add_argument("--no-legend", action="store_true", help="leave out the legend box")
+    add_layout_argument(parser)
+
+
+def load_saved(path: str, layout: str | None) -> Trace:
+    """A finished Trace from a saved recording; TargetError when it cannot be read.
+
+    Reading needs `tracer.store`; where that module is not part of this installation the
+    error says so. Its `load` may give a Trace or a `(Recording, layout)` pair: both are taken.
+    """
+    if not os.path.isfile(path):
+        raise TargetError(f"no saved recording at {path}")
+    if importlib.util.find_spec("tracer.store") is None:
+        raise TargetError(f"cannot read {path}: this attnscope has no tracer.store to load saved recordings")
+    store = importlib.import_module("tracer.store")
+    try:
+        loaded = store.load(path)
+    except TargetError:
+        raise
+    except Exception as problem:  # a corrupt or foreign file: one line, never a traceback
+        raise TargetError(f"cannot read {path}: {type(problem).__name__}: {problem}") from None
+    if isinstance(loaded, Trace):
+        return Trace.from_recording(loaded.recording, layout=layout or loaded.layout) if layout else loaded
+    recording, saved_layout = loaded
+    return Trace.from_recording(recording, layout=layout or saved_layout or "batch-first")
+
+
+def run(options: argparse.Namespace) -> int:
+    try:
+        format_of(options.output)  # an unknown suffix fails before the model runs
+    except RenderError as problem:
+        error(str(problem))
+        return USAGE
+    if options.target.endswith(SAVED_SUFFIX):
+        recorded = load_saved(options.target, options.layout)
+    else:
+        with isolated():
+            _, recorded = trace_target(options.target, layout=options.layout)
+    try:
+        written = render_to_file(
+            recorded, options.output, depth=options.depth, focus=options.focus, attention=options.attention,
+            all_ops=options.all_ops, flags=not options.no_flags, expand=options.expand, theme=options.theme,
+            legend=not options.no_legend,
+        )
+    except RenderError as problem:
+        error(str(problem))
+        return USAGE
+    print(f"wrote {written}")
+    return OK
+
+
+COMMAND = Command("render", "draw one forward pass as a Graphviz diagram, axis errors in red", add_arguments, run)
