@@ -134,6 +134,27 @@ class Recording:
     device: str = "cpu"
     notes: list[str] = field(default_factory=list)
 
+    def stats_of(self, vid: int) -> ValueStats | None:
+        """Statistics of a value: recorded with its op, or computed (once) from its kept copy."""
+        cache = self.__dict__.setdefault("_stats_cache", {})
+        if vid not in cache:
+            cache[vid] = self._recorded_stats(vid)
+        return cache[vid]
+
+    def _recorded_stats(self, vid: int) -> ValueStats | None:
+        where = self.__dict__.setdefault("_output_positions", {
+            meta.vid: (event, position) for event in self.events for position, meta in enumerate(event.outputs)})
+        if vid in where:
+            event, position = where[vid]
+            if position < len(event.stats) and event.stats[position] is not None:
+                return event.stats[position]
+        value = self.values.get(vid)
+        if value is None:
+            return None
+        from .values import value_stats  # torch only where there are tensors
+
+        return value_stats(value)
+
     def producers(self) -> dict[int, int]:
         """vid -> index of the event that produced it."""
         return {meta.vid: event.index for event in self.events for meta in event.outputs}

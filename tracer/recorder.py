@@ -171,9 +171,11 @@ class Recorder(TorchFunctionMode):
 
     @contextmanager
     def _pause(self) -> Iterator[None]:
+        """The recorder's own bookkeeping in hooks: not recorded, and not even dispatched to the mode."""
         self._paused, previous = True, self._paused
         try:
-            yield
+            with torch._C.DisableTorchFunction():
+                yield
         finally:
             self._paused = previous
 
@@ -330,7 +332,10 @@ class Recorder(TorchFunctionMode):
         file, line = user_location()
         call = self._stack[-1]
         metas = tuple(self._new_value(tensor, name.op) for tensor in outputs)
-        stats = tuple(value_stats(tensor) for tensor in outputs) if self.statistics else ()
+        kept = self.keeper.kept
+        stats = tuple(  # a kept value's statistics are computed from the copy, only if asked for
+            None if meta.vid in kept else value_stats(tensor) for meta, tensor in zip(metas, outputs)
+        ) if self.statistics else ()
         self.recording.events.append(
             OpEvent(
                 index=len(self.recording.events), op=name.op, target=name.target, args=args,

@@ -87,10 +87,8 @@ def _dtype_max(dtype: str) -> float | None:
 
 
 def _lowest_score(analysis, event) -> float | None:
-    producer = analysis.flow.made_by(event.inputs[0].vid) if event.inputs else None
-    if producer is None or not producer.stats or producer.stats[0] is None:
-        return None
-    return producer.stats[0].minimum
+    stats = analysis.recording.stats_of(event.inputs[0].vid) if event.inputs else None
+    return None if stats is None else stats.minimum
 
 
 def _overflowed_source(analysis, use, dtype: str) -> float | None:

@@ -72,15 +72,7 @@ def _origin(analysis, vid: int, field: str):
 
 
 def _stats(analysis, vid: int):
-    producer = analysis.flow.made_by(vid)
-    if producer is None:
-        value = analysis.flow.value(vid)
-        if value is not None and value.is_floating_point():
-            from ..values import value_stats
-            return value_stats(value)
-        return None
-    position = next(i for i, m in enumerate(producer.outputs) if m.vid == vid)
-    return producer.stats[position] if position < len(producer.stats) else None
+    return analysis.recording.stats_of(vid)
 
 
 def _writes_inf(event) -> bool:
