@@ -126,6 +126,10 @@ class Session:
         marked.update(e.index for e in self.events if e.op in ATTENTION_OPS)
         return sorted(marked)
 
+    def in_attention(self, index: int) -> bool:
+        position = bisect.bisect_left(self.attention_events, index)
+        return position < len(self.attention_events) and self.attention_events[position] == index
+
     @cached_property
     def modules(self) -> dict[str, ModuleNode]:
         """path -> node, in first-call order, with call counts and findings below each path."""

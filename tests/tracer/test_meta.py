@@ -1,0 +1,76 @@
+"""Tracing on the meta device: shapes without values, so no weights are allocated; structural
+checks still run, value checks are skipped and the report says so."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import tracer
+from models.zoo import catalogue
+from support import build_workload
+from tracer.recorder import META_NOTE
+from tracer.targets import Workload
+
+# Bugs that show in the shapes and ops alone, so they must be found without values.
+STRUCTURAL = (
+    "softmax_axis_query", "head_split_view_no_transpose", "head_merge_view_no_transpose",
+    "layernorm_axis_mean_dim1", "scale_factor_d_k", "positional_axis_batch_first_table",
+    "axis_mismatch_encoder_residual", "dropout_eval_output", "shape_error_missing_transpose",
+)
+
+
+def on_meta(name: str) -> tuple[tracer.Report, tracer.Trace]:
+    """The API equivalent of `attnscope check --device meta zoo:NAME`."""
+    entry = catalogue()[name]
+    model, args, kwargs = build_workload(entry)
+    workload = Workload(name, model, args, kwargs).to("meta")
+    with torch.device("meta"):  # tensors the forward pass creates itself follow
+        return tracer.run_check(workload.model, workload.args, workload.kwargs,
+                                layout=getattr(entry.module, "LAYOUT", "batch-first"))
+
+
+@pytest.mark.parametrize("name", ["ref_encoder_decoder", "ref_encoder_prenorm", "ok_sdpa_causal", "ok_mha_key_padding"])
+def test_reference_models_are_clean_on_meta(name: str) -> None:
+    report, recorded = on_meta(name)
+    cpu = tracer.run_check(*build_workload(catalogue()[name]))[0]
+    assert [f.to_dict() for f in report.findings if f.severity != "info"] == []
+    assert recorded.recording.device == "meta" and META_NOTE in report.notes
+    assert recorded.recording.values == {}
+    assert report.summary["attention_blocks"] == cpu.summary["attention_blocks"] > 0
+    assert report.summary["score_elements"] == cpu.summary["score_elements"]
+
+
+def test_a_validation_guard_is_taken_as_false_and_noted() -> None:
+    report, _ = on_meta("ref_encoder_prenorm")  # `if empty_rows.any(): raise ValueError(...)`
+    (guess,) = [note for note in report.notes if "bool(tensor)" in note]
+    assert "models/reference/attention.py:" in guess and guess.endswith("taken as False")
+
+
+@pytest.mark.parametrize("name", STRUCTURAL)
+def test_structural_bugs_are_found_on_meta(name: str) -> None:
+    report, _ = on_meta(name)
+    expected = set(catalogue()[name].expected)
+    assert expected <= {f.code for f in report.findings}
+
+
+def test_a_bug_only_values_show_is_skipped_with_the_note() -> None:
+    report, _ = on_meta("causal_leak_tril_offset")
+    assert not report.findings and META_NOTE in report.notes
+
+
+def test_a_tiny_llama_built_on_meta_is_checked() -> None:
+    transformers = pytest.importorskip("transformers")
+    config = transformers.LlamaConfig(
+        hidden_size=64, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+        intermediate_size=128, vocab_size=100,
+    )
+    with torch.device("meta"):
+        model = transformers.LlamaForCausalLM(config).eval()
+        ids = torch.zeros(2, 16, dtype=torch.long)
+    assert model.lm_head.weight.device.type == "meta"
+    report = tracer.check(model, ids)
+    assert [f.to_dict() for f in report.findings if f.severity != "info"] == []
+    assert report.summary["attention_blocks"] == 2
+    assert report.summary["score_elements"] == 2 * 4 * 16 * 16 * 2
+    assert META_NOTE in report.notes

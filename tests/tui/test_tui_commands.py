@@ -1,0 +1,94 @@
+"""`attnscope tui` / `attnscope demo` as commands, and the render key's report."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from tui_support import SIZE
+
+from tracer.cli import main
+from tracer.commands import all_commands
+from tracer.trace import Trace
+from tui.app import ScopeApp
+
+
+def test_commands_are_registered_through_entry_points() -> None:
+    names = {command.name for command in all_commands()}
+    assert {"tui", "demo"} <= names
+
+
+def test_tui_opens_the_traced_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[tuple[Trace, str]] = []
+    monkeypatch.setattr("tui.app.run_app", lambda trace, label="": opened.append((trace, label)))
+    assert main(["tui", "zoo:softmax_axis_query"]) == 0
+    trace, label = opened[0]
+    assert label == "zoo:softmax_axis_query"
+    assert [f.code for f in trace.findings] == ["softmax-axis"]
+
+
+def test_tui_bad_target_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tui", "zoo:no_such_model"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnscope: error:") and err.count("\n") == 1
+
+
+def test_tui_saved_recording_without_or_with_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "broken.attntrace"
+    bad.write_text("not a recording")
+    assert main(["tui", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnscope: error:") and str(bad) in err and err.count("\n") == 1
+    if importlib.util.find_spec("tracer.store") is None:
+        assert "not supported" in err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tracer.store") is None, reason="saved recordings not supported yet")
+def test_tui_opens_a_saved_recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_support import traced
+
+    path = tmp_path / "run.attntrace"
+    traced("zoo:ok_einsum_causal").save(str(path))
+    opened: list[Trace] = []
+    monkeypatch.setattr("tui.app.run_app", lambda trace, label="": opened.append(trace))
+    assert main(["tui", str(path)]) == 0
+    assert len(opened[0].recording.events) == len(traced("zoo:ok_einsum_causal").recording.events)
+    assert len(opened[0].analysis.blocks) == 1
+
+
+def test_demo_command_passes_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    started = []
+    monkeypatch.setattr("tui.app.run_demo", lambda settings=None: started.append(settings))
+    assert main(["demo", "--seed", "5", "-T", "20", "--d-k", "2", "--causal"]) == 0
+    settings = started[0]
+    assert (settings.seed, settings.length, settings.d_k, settings.causal) == (5, 8, 2, True)  # T clamped to 8
+
+
+async def test_render_key_reports_where_it_wrote(scope_app: Callable[[str], ScopeApp], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    calls: list[tuple[str, dict]] = []
+
+    def render(path: str, **options: object) -> str:
+        calls.append((path, options))
+        Path(path).write_text("<svg/>")
+        return path
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(app.session.trace, "render", render)
+    async with app.run_test(size=SIZE) as pilot:
+        said: list[str] = []
+        app.screen.notify = lambda message, **_: said.append(message)  # type: ignore[method-assign]
+        await pilot.press("f", "r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        path, options = calls[0]
+        assert options == {"attention": True} and Path(path).name == "attnscope-model-attention.svg"
+        assert said[-1] == f"wrote {path}"
+        monkeypatch.setattr(app.session.trace, "render", lambda path, **_: (_ for _ in ()).throw(ImportError("x")))
+        await pilot.press("g", "0", "enter", "r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "not installed" in said[-1]

@@ -1,0 +1,133 @@
+"""Driving the debugger with the Pilot: every stepping key lands on the op it promises."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tui_support import SIZE, traced
+from textual.widgets import Input
+
+from tui.app import ScopeApp
+from tui.screens.main import MainScreen
+from tui.widgets.findings_list import FindingsList
+from tui.widgets.module_tree import ModuleTree
+from tui.widgets.op_details import OpDetails
+from tui.widgets.op_timeline import OpTimeline
+
+
+async def test_next_prev_over_into_out(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:ref_encoder_postnorm")
+    events = traced("zoo:ref_encoder_postnorm").recording.events
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, MainScreen) and screen.step == 0
+        await pilot.press("n", "n")
+        assert screen.step == 2
+        await pilot.press("p")
+        assert screen.step == 1
+        await pilot.press("n", "o")  # over w_k's linear (#3)
+        assert screen.step == 4
+        await pilot.press("p", "p", "i")  # from #2 into w_k
+        assert screen.step == 3 and events[3].module == "layers.0.self_attn.w_k"
+        await pilot.press("u")  # out of w_k
+        assert screen.step == 4
+        # the timeline's cursor and the details follow the step
+        assert app.screen.query_one(OpTimeline).cursor_row == 4
+        assert app.screen.query_one(OpDetails).text().startswith("#4 view")
+
+
+async def test_timeline_cursor_moves_the_step(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down", "down")
+        await pilot.pause()  # the cursor's message reaches the screen a moment later
+        assert app.screen.step == 3
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert app.screen.step == len(traced("zoo:softmax_axis_query").recording.events) - 1
+
+
+async def test_finding_jump_lands_on_the_flagged_softmax(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        event = traced("zoo:softmax_axis_query").recording.events[app.screen.step]
+        assert event.op == "softmax" and event.kwargs == {"dim": -2}
+        details = app.screen.query_one(OpDetails).text()
+        assert "dim=-2 → Tq=5 (query positions)" in details
+        assert "error[softmax-axis]" in details
+        await pilot.press("F")  # no earlier finding: stays
+        assert app.screen.step == event.index
+
+
+async def test_selecting_a_finding_in_the_list_jumps_to_its_op(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=SIZE) as pilot:
+        findings = app.screen.query_one(FindingsList)
+        findings.focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert traced("zoo:softmax_axis_query").recording.events[app.screen.step].op == "softmax"
+        assert app.focused is app.screen.query_one(OpTimeline)
+
+
+async def test_softmax_mask_block_jumps(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:ok_einsum_causal")
+    events = traced("zoo:ok_einsum_causal").recording.events
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert events[app.screen.step].op == "softmax"
+        await pilot.press("A")
+        assert events[app.screen.step].op == "einsum"  # the block starts at the query-key product
+        await pilot.press("m")
+        assert events[app.screen.step].op == "triu"
+        await pilot.press("m")
+        assert events[app.screen.step].op == "masked_fill"
+        await pilot.press("M", "a")
+        assert events[app.screen.step].op == "triu"  # no later block: stays, with a notice
+
+
+async def test_goto_and_search(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    events = traced("zoo:softmax_axis_query").recording.events
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        assert isinstance(app.focused, Input)
+        await pilot.press("1", "0", "enter")
+        assert app.screen.step == 10 and events[10].op == "matmul"
+        await pilot.press("slash", *"out_proj", "enter")
+        assert events[app.screen.step].module == "out_proj"
+        await pilot.press("slash", "escape")  # cancelled: stays
+        assert events[app.screen.step].module == "out_proj"
+        await pilot.press("g", "x", "enter")  # not a number: stays
+        assert events[app.screen.step].module == "out_proj"
+
+
+async def test_attention_filter_and_steps_outside_it(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    events = traced("zoo:softmax_axis_query").recording.events
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        timeline = app.screen.query_one(OpTimeline)
+        assert app.screen.attention_only and timeline.row_count < len(events)
+        assert all(events[i].op not in ("linear", "view") for i in timeline.shown)
+        # op 0 (a projection) is filtered out: the step moves to the first shown op
+        assert events[app.screen.step].op == "matmul"
+        await pilot.press("n")
+        assert events[app.screen.step].op == "div"  # n walks the shown rows only
+        await pilot.press("g", "0", "enter")  # a hidden op: the filter opens up
+        assert app.screen.step == 0 and not app.screen.attention_only
+
+
+async def test_module_tree_follows_and_jumps(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=SIZE) as pilot:
+        tree = app.screen.query_one(ModuleTree)
+        await pilot.press("g", "3", "enter")
+        await pilot.pause()
+        assert tree.cursor_node is not None and tree.cursor_node.data == "k_proj"
+        tree.focus()
+        await pilot.press("down", "enter")  # v_proj
+        await pilot.pause()
+        assert traced("zoo:softmax_axis_query").recording.events[app.screen.step].module == "v_proj"

@@ -1,0 +1,96 @@
+"""`attnscope tui` and `attnscope demo`, registered through the "attnscope.commands" entry points.
+
+`tracer` never imports `tui`, so these commands come in from outside; Textual is imported
+only when a command runs, keeping `attnscope --help` fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+from tracer.commands.common import LAYOUTS, OK, USAGE, Command, error, trace_target
+from tracer.targets import TargetError, isolated
+from tracer.trace import Trace
+
+RECORDING_SUFFIX = ".attntrace"
+
+
+def _tui_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET",
+                        help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
+    parser.add_argument("--layout", choices=LAYOUTS, default=None,
+                        help="how to read the model's float inputs (default: the target's own, else batch-first)")
+    parser.add_argument("--device", choices=("cpu", "meta"), default=None,
+                        help="move the model and its inputs there before tracing (meta: shapes only, no values)")
+
+
+def load_recording(path: str, layout: str | None) -> Trace:
+    """A saved recording as a finished trace (needs `tracer.store`, which saving also needs)."""
+    if importlib.util.find_spec("tracer.store") is None:
+        raise TargetError(f"cannot open {path}: saved recordings are not supported by this version of attnscope")
+    from tracer import store
+    from tracer.events import Recording
+
+    try:
+        loaded = store.load(path, layout)
+    except TargetError:
+        raise
+    except Exception as problem:  # a missing, truncated or foreign file: one line, never a traceback
+        raise TargetError(f"cannot open {path}: {problem}") from None
+    if isinstance(loaded, Trace):
+        return loaded
+    if isinstance(loaded, tuple):  # (recording, layout) or similar
+        loaded = next((part for part in loaded if isinstance(part, (Recording, Trace))), loaded)
+    if isinstance(loaded, Trace):
+        return loaded
+    if isinstance(loaded, Recording):
+        return Trace.from_recording(loaded, layout=layout or "batch-first")
+    raise TargetError(f"cannot open {path}: not a recording")
+
+
+def open_target(spec: str, layout: str | None, device: str | None) -> Trace:
+    if spec.endswith(RECORDING_SUFFIX):
+        return load_recording(spec, layout)
+    with isolated():
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            with Console(stderr=True).status(f"tracing {spec}"):
+                _, trace = trace_target(spec, layout=layout, device=device)
+        else:
+            _, trace = trace_target(spec, layout=layout, device=device)
+    trace.analysis  # findings and blocks before the app starts: the UI never waits on them
+    return trace
+
+
+def run_tui(options: argparse.Namespace) -> int:
+    try:
+        trace = open_target(options.target, options.layout, options.device)
+    except TargetError as problem:
+        error(str(problem))
+        return USAGE
+    from .app import run_app
+
+    run_app(trace, options.target)
+    return OK
+
+
+def _demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="random seed for Q, K, V, gamma and beta (default 0)")
+    parser.add_argument("-T", "--length", type=int, default=4, help="number of tokens, 2 to 8 (default 4)")
+    parser.add_argument("--d-k", type=int, default=3, help="query/key width, 1 to 8 (default 3)")
+    parser.add_argument("--causal", action="store_true", help="start with the causal mask on")
+
+
+def run_demo(options: argparse.Namespace) -> int:
+    from .app import run_demo as start
+    from .demo_math import DemoSettings
+
+    start(DemoSettings().changed(seed=options.seed, length=options.length, d_k=options.d_k, causal=options.causal))
+    return OK
+
+
+TUI = Command("tui", "step through one recorded forward pass in a terminal UI", _tui_arguments, run_tui)
+DEMO = Command("demo", "the course's interactive attention and LayerNorm page, in the terminal", _demo_arguments, run_demo)

@@ -1,0 +1,193 @@
+"""Words for one recorded op: which axis a `dim` is, what a mask hides, what a scale divides by.
+
+A debugger for axis errors is only useful if it says what each number *means*: `dim=-2`
+alone is the bug, "dim=-2 → Tq (query positions)" is the diagnosis. These functions turn
+the analysis into short Rich texts; the details pane only arranges them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rich.text import Text
+
+from tracer.axes import Axis
+from tracer.blocks import AttentionBlock, MaskUse
+from tracer.events import TENSOR_SLOT, OpEvent, TensorMeta, ValueStats
+
+from .session import Session
+
+KIND_WORDS = {
+    "batch": "batch", "head": "heads", "feature": "features", "seq": "sequence positions",
+    "pos": "positions", "merged": "merged axes", "mixed": "a MIX of axes", "one": "size 1",
+    "unknown": "meaning unknown",
+}
+DIM_OPS = frozenset({
+    "softmax", "log_softmax", "sum", "mean", "amax", "amin", "max", "min", "var", "std", "logsumexp",
+    "cat", "stack", "split", "chunk", "unbind", "argmax", "cumsum", "norm", "var_mean", "std_mean",
+})
+SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+
+
+def axis_meaning(axis: Axis) -> str:
+    if axis.role == "query":
+        return "query positions"
+    if axis.role == "key":
+        return "key positions"
+    return axis.label or KIND_WORDS.get(axis.kind, axis.kind)
+
+
+def dim_text(session: Session, meta: TensorMeta, dim: Any) -> str:
+    """`dim=-2 → Tq=5 (query positions)`; the raw dim when it is not an index of `meta`."""
+    if not isinstance(dim, int) or not meta.shape or not -len(meta.shape) <= dim < len(meta.shape):
+        return f"dim={dim!r}"
+    analysis = session.analysis
+    axis = analysis.axes_of(meta)[dim % len(meta.shape)]
+    return f"dim={dim} → {analysis.table.describe(axis)} ({axis_meaning(analysis.table.get(axis))})"
+
+
+def value_name(session: Session, meta: TensorMeta) -> str:
+    """Where a value came from: a named input or parameter, or the op that made it."""
+    source = session.recording.sources.get(meta.vid)
+    if source is not None:
+        return f"{source.kind} {source.name}"
+    producer = session.producers.get(meta.vid)
+    return f"from #{producer}" if producer is not None else f"v{meta.vid}"
+
+
+def stats_text(stats: ValueStats | None) -> str:
+    if stats is None:
+        return "no statistics (meta device or empty)"
+    text = f"min {stats.minimum:.4g}  max {stats.maximum:.4g}  mean {stats.mean:.4g}"
+    if stats.nonfinite:
+        text += f"  non-finite {stats.nonfinite} (NaN {stats.nan})"
+    return text
+
+
+def tensor_lines(session: Session, label: str, meta: TensorMeta, stats: ValueStats | None = None) -> list[Text]:
+    """Two lines per tensor: name, dtype and shape; then the axis names (and stats for outputs)."""
+    shape = "×".join(str(s) for s in meta.shape) or "scalar"
+    kept = " · kept" if meta.vid in session.recording.values else ""
+    lines = [
+        Text.assemble((f"{label} ", "bold"), (value_name(session, meta), "italic"), f"  {meta.dtype} {shape}{kept}"),
+        Text.assemble("    ", (session.analysis.describe(meta), "cyan")),
+    ]
+    if stats is not None or label.startswith("out"):
+        lines.append(Text("    " + stats_text(stats), style="dim"))
+    return lines
+
+
+def args_text(event: OpEvent) -> str:
+    """The call as recorded, tensors written `in[i]`: `softmax(in[0], dim=-2)`."""
+    def show(value: Any) -> str:
+        if isinstance(value, dict) and TENSOR_SLOT in value:
+            return f"in[{value[TENSOR_SLOT]}]"
+        if isinstance(value, (list, tuple)):
+            return "(" + ", ".join(show(v) for v in value) + ")"
+        if isinstance(value, float):
+            return f"{value:.6g}"
+        return repr(value)
+
+    parts = [show(a) for a in event.args] + [f"{k}={show(v)}" for k, v in event.kwargs.items()]
+    text = f"{event.op}({', '.join(parts)})"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def mask_kind(session: Session, block: AttentionBlock, use: MaskUse) -> str:
+    """"causal", "key padding" or "other", read from the mask's hidden pattern when it was kept."""
+    if use.kind == "is_causal":
+        return "causal (is_causal=True)"
+    if use.hidden is None:
+        return "pattern unknown (mask values not kept)"
+    from tracer.checks.patterns import pattern_of
+
+    pattern = pattern_of(session.analysis, block, use)
+    if pattern is None:
+        return "pattern not placed on the score table"
+    hidden = pattern.hidden
+    rows, cols = hidden.shape[-2:]
+    if rows == cols:
+        import torch
+
+        upper = torch.ones(rows, cols, dtype=torch.bool).triu(1)
+        if bool((hidden == upper).all()):
+            return "causal (hides keys after each query)"
+    if not pattern.varies_along(2) and pattern.varies_along(3):
+        return "key padding (hides the same keys from every query)"
+    if not bool(hidden.any()):
+        return "hides nothing"
+    return "other pattern"
+
+
+def scale_text(block: AttentionBlock) -> str:
+    if block.scale is None:
+        return "scale: not a known number"
+    d_k = block.contracted_size
+    expected = f" (1/sqrt(d_k) = {1 / math.sqrt(d_k):.4g} for d_k={d_k})" if d_k else ""
+    return f"scale ×{block.scale:.4g}{expected}"
+
+
+def block_lines(session: Session, block: AttentionBlock, event: OpEvent) -> list[Text]:
+    """What the op does inside its attention block."""
+    table = session.analysis.table
+    axes = " × ".join(table.describe(a) for a in block.table_axes) or str(block.table_shape)
+    lines = [Text.assemble(("attention block ", "bold magenta"), f"#{block.index} ({block.kind}) scores [{axes}]")]
+    if event.index == block.norm_event:
+        normalized = table.describe(block.normalized_axis) if block.normalized_axis is not None else "?"
+        lines.append(Text(f"  normalizes over {normalized}; weights summed against values over "
+                          + (", ".join(table.describe(a) for a in block.contracted_axes) or "?")))
+    if event.index == block.product_event:
+        lines.append(Text(f"  query-key product, contracted width d_k={block.contracted_size}"))
+    if event.index in block.scale_events or event.index == block.norm_event:
+        lines.append(Text("  " + scale_text(block)))
+    for use in block.masks:
+        if use.event == event.index:
+            when = "after the softmax" if use.after else "before the softmax"
+            fill = "" if use.fill is None else f", fill {use.fill:g}"
+            lines.append(Text(f"  mask ({use.kind}{fill}, {when}): {mask_kind(session, block, use)}"))
+    if event.index == block.contraction_event and event.index != block.norm_event:
+        lines.append(Text("  weights × values: the contraction over the key axis"))
+    return lines
+
+
+def meaning_lines(session: Session, event: OpEvent) -> list[Text]:
+    """The arguments that matter for this op, in words."""
+    lines: list[Text] = []
+    source = event.inputs[0] if event.inputs else None
+    if event.op in DIM_OPS and source is not None:
+        dim = event.arg(1, "dim")
+        dims = dim if isinstance(dim, (list, tuple)) else [dim]
+        if dim is not None:
+            lines += [Text("  " + dim_text(session, source, d)) for d in dims]
+    elif event.op == "transpose" and source is not None:
+        lines += [Text("  swaps " + dim_text(session, source, event.arg(i, n))) for i, n in ((1, "dim0"), (2, "dim1"))]
+    elif event.op == "masked_fill":
+        lines.append(Text(f"  fill value {event.arg(2, 'value')!r}"))
+    elif event.op == "scaled_dot_product_attention":
+        scale = event.arg(6, "scale")
+        width = event.inputs[0].shape[-1] if event.inputs and event.inputs[0].shape else None
+        if scale is None and width:
+            scale = f"default 1/sqrt({width}) = {1 / math.sqrt(width):.4g}"
+        mask = event.tensor_arg(3, "attn_mask")
+        lines.append(Text(f"  is_causal={event.arg(5, 'is_causal', False)}  scale={scale}  "
+                          f"attn_mask={'none' if mask is None else session.analysis.describe(mask)}  "
+                          f"dropout_p={event.arg(4, 'dropout_p', 0.0)}"))
+    elif event.op == "layer_norm":
+        lines.append(Text(f"  normalized_shape={event.arg(1, 'normalized_shape')!r} eps={event.arg(4, 'eps', 1e-5)!r}"))
+    elif event.op == "dropout":
+        lines.append(Text(f"  p={event.arg(1, 'p', 0.5)!r} training={event.arg(2, 'training', True)!r}"))
+    block = session.block_of.get(event.index)
+    if block is not None:
+        lines += block_lines(session, block, event)
+    return lines
+
+
+def finding_lines(session: Session, event: OpEvent) -> list[Text]:
+    lines = []
+    for finding in session.findings_at.get(event.index, []):
+        lines.append(Text.assemble((f"{finding.severity}[{finding.code}] ", SEVERITY_STYLES.get(finding.severity, "bold")),
+                                   finding.message))
+        if finding.hint:
+            lines.append(Text.assemble(("  hint: ", "bold"), finding.hint))
+    return lines
