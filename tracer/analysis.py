@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import networkx as nx
+import torch
 
 from .axes import AxisTable
 from .blocks import AttentionBlock, find_blocks
@@ -92,7 +93,17 @@ def infer_axes(recording: Recording, layout: str) -> Analysis:
 
 
 def analyse(recording: Recording, layout: str = "batch-first", select: set[str] | None = None) -> Analysis:
-    """Run every stage after recording: axes, dataflow, blocks, checks."""
+    """Run every stage after recording: axes, dataflow, blocks, checks.
+
+    Always on the CPU: kept values live there, and the caller may still be inside a
+    `torch.device("meta")` block from tracing (whose default device would leak into, and
+    be cached by, the masks the analysis builds).
+    """
+    with torch.device("cpu"):
+        return _analyse(recording, layout, select)
+
+
+def _analyse(recording: Recording, layout: str, select: set[str] | None) -> Analysis:
     from .checks import run_checks
 
     analysis = infer_axes(recording, layout)
