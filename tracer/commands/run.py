@@ -17,7 +17,7 @@ graph instead would show dynamo's rewritten ops, not the user's lines.
 from __future__ import annotations
 
 import argparse
-import importlib
+from importlib.metadata import entry_points
 import os
 import runpy
 import sys
@@ -160,17 +160,17 @@ def _run_notes(recorded: Trace, max_passes: int, raised: BaseException | None) -
 
 # --------------------------------------------------------------------------- after the script
 def open_tui(recorded: Trace, label: str) -> None:
-    """Hand the recording to the Textual app when it is installed; `tracer` does not depend on it."""
+    """Hand the recording to a viewer registered under "attnscope.viewers" (the Textual app).
+
+    `tracer` never imports `tui`: the app registers itself through that entry point.
+    """
     try:
-        run_app: Callable[..., Any] | None = getattr(importlib.import_module("tui.app"), "run_app", None)
-    except ModuleNotFoundError as missing:
-        if missing.name not in ("tui", "tui.app"):
-            raise
-        run_app = None
-    if run_app is None:
-        print("attnscope: note: the terminal UI is not available here; use --save and open the file with it", file=sys.stderr)
+        viewer = next(iter(entry_points(group="attnscope.viewers"))).load()
+    except (StopIteration, ImportError):
+        print("attnscope: note: the terminal UI is not available here; use --save and open the file with it",
+              file=sys.stderr)
         return
-    run_app(recorded, label=label)
+    viewer(recorded, label=label)
 
 
 def _saved(recorded: Trace, path: str) -> str | None:
