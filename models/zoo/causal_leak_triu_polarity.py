@@ -5,7 +5,6 @@
 direction is reversed. Fix: `keep = torch.tril(torch.ones(T, T)).bool()`.
 """
 
-import math
 
 import torch
 import torch.nn as nn

@@ -5,7 +5,6 @@ instead of sqrt(8) shrinks the scores by a further sqrt(8) and makes the attenti
 uniform. Fix: `/ math.sqrt(d_k)` (or `* d_k ** -0.5`).
 """
 
-import math
 
 import torch
 import torch.nn as nn

@@ -6,7 +6,6 @@ stable form subtracts the row maximum over the visible keys before `exp`:
 `scores - scores.amax(dim=-1, keepdim=True)`.
 """
 
-import math
 
 import torch
 import torch.nn as nn

@@ -17,7 +17,6 @@ class LayerNormAxis(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        table = analysis.table
         for event in analysis.recording.ops("layer_norm", "rms_norm"):
             axes = analysis.axes_of(event.inputs[0])
             dims = analysis.facts[event.index].normalized

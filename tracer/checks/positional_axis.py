@@ -22,7 +22,7 @@ class PositionalAxis(Check):
         for conflict in analysis.table.conflicts:
             if conflict.reason != "positional":
                 continue
-            first, second = table.get(conflict.first), table.get(conflict.second)
+            first, _second = table.get(conflict.first), table.get(conflict.second)
             position, other = (conflict.first, conflict.second) if first.kind == "pos" else (conflict.second, conflict.first)
             yield self.at(
                 analysis, conflict.event,

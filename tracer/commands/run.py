@@ -23,7 +23,7 @@ import runpy
 import sys
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import torch
 from rich.console import Console
