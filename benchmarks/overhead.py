@@ -4,7 +4,8 @@
     .venv/bin/python benchmarks/overhead.py --only bert --repeat 5
 
 Prints, per model: the untraced forward time, the checked time and their ratio, measured in
-the same process; peak memory (max RSS) of a fresh process running each; and, where it is
+the same process; peak resident memory of a fresh process during each (and how much the
+forward itself added to what the built model held); and, where it is
 installed, the same forward under torchlens (`torchlens.trace`). Figures only: nothing here
 is asserted, and the tests never time anything.
 """
@@ -23,7 +24,8 @@ from typing import Callable
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
 
 import tracer  # noqa: E402
 from models.reference import EncoderDecoderTransformer, TransformerEncoder  # noqa: E402
@@ -72,30 +74,63 @@ def timed(function: Callable[[], object], repeat: int) -> float:
     return statistics.median(samples)
 
 
-def peak_rss_mib(name: str, mode: str) -> float:
-    """Max RSS of a fresh process that builds the model and runs it once in `mode`."""
+def resident_mib() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_during(function: Callable[[], object]) -> tuple[float, float]:
+    """(resident MiB before, peak resident MiB while `function` runs), polled every millisecond."""
+    import threading
+
+    before, peak, done = resident_mib(), [resident_mib()], threading.Event()
+
+    def poll() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], resident_mib())
+            time.sleep(0.001)
+
+    watcher = threading.Thread(target=poll)
+    watcher.start()
+    try:
+        function()
+    finally:
+        done.set()
+        watcher.join()
+    return before, max(peak[0], resident_mib())
+
+
+def peak_rss_mib(name: str, mode: str) -> tuple[float, float]:
+    """(resident MiB with the model built, peak MiB during one forward) in a fresh process."""
     code = (
-        "import sys, resource, torch; sys.path.insert(0, %r); import benchmarks.overhead as b; "
-        "import tracer; torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval()\n"
+        "import sys, gc, torch; sys.path.insert(0, %r); import benchmarks.overhead as b; import tracer\n"
+        "torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval(); gc.collect()\n"
         "with torch.no_grad():\n"
-        "    tracer.check(m, *a, **k) if %r == 'traced' else m(*a, **k)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    ) % (os.path.dirname(os.path.dirname(os.path.abspath(__file__))), name, mode)
+        "    run = (lambda: tracer.check(m, *a, **k)) if %r == 'traced' else (lambda: m(*a, **k))\n"
+        "    print(*b.peak_during(run))"
+    ) % (ROOT, name, mode)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip().splitlines()[-1]) / 1024
+    before, peak = out.stdout.strip().splitlines()[-1].split()
+    return float(before), float(peak)
 
 
-def torchlens_time(model, args, kwargs, repeat: int) -> float | None:
-    try:
-        import torchlens
-    except ImportError:
+def torchlens_time(name: str, repeat: int) -> float | None:
+    """torchlens's forward logging (`torchlens.trace`, its defaults) in a fresh process: it wraps
+    torch's functions globally, which would slow every later measurement in this one."""
+    code = (
+        "import sys, torch; sys.path.insert(0, %r); import benchmarks.overhead as b\n"
+        "try:\n    import torchlens\nexcept ImportError:\n    print('absent'); raise SystemExit\n"
+        "torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval()\n"
+        "with torch.no_grad():\n"
+        "    print(b.timed(lambda: torchlens.trace(m, list(a) or None, input_kwargs=k or None), %d))"
+    ) % (ROOT, name, repeat)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines or lines[-1] == "absent":
+        if out.returncode != 0:
+            print(f"  torchlens failed on {name}: {(out.stderr.strip().splitlines() or ['?'])[-1][:160]}")
         return None
-    inputs = args[0] if args else kwargs["input_ids"]
-    try:
-        return timed(lambda: torchlens.trace(model, inputs), repeat)
-    except Exception as problem:  # a peer's failure is a figure to report, not a crash
-        print(f"  torchlens failed: {type(problem).__name__}: {str(problem).splitlines()[0][:120]}")
-        return None
+    return float(lines[-1])
 
 
 def main() -> None:
@@ -114,19 +149,22 @@ def main() -> None:
         with torch.no_grad():
             plain = timed(lambda: model(*args, **kwargs), options.repeat)
             checked = timed(lambda: tracer.check(model, *args, **kwargs), options.repeat)
-            peer = torchlens_time(model, args, kwargs, options.repeat)
+        peer = torchlens_time(name, options.repeat)
         row = {"untraced_s": plain, "checked_s": checked, "ratio": checked / plain}
         if peer is not None:
             row |= {"torchlens_s": peer, "torchlens_over_attnscope": peer / checked}
         if not options.no_memory:
-            untraced_mib, traced_mib = peak_rss_mib(name, "untraced"), peak_rss_mib(name, "traced")
+            (base_u, untraced_mib), (base_t, traced_mib) = peak_rss_mib(name, "untraced"), peak_rss_mib(name, "traced")
             row |= {"peak_untraced_mib": untraced_mib, "peak_traced_mib": traced_mib,
-                    "peak_ratio": traced_mib / untraced_mib}
+                    "peak_ratio": traced_mib / untraced_mib,
+                    "forward_growth_untraced_mib": untraced_mib - base_u,
+                    "forward_growth_traced_mib": traced_mib - base_t}
         results[name] = row
         print(f"{name:8} untraced {plain * 1000:9.1f} ms   checked {checked * 1000:9.1f} ms   ratio {row['ratio']:5.2f}"
               + (f"   torchlens {peer * 1000:9.1f} ms ({peer / checked:.1f}x attnscope)" if peer else "")
               + (f"   peak RSS {row['peak_untraced_mib']:.0f} -> {row['peak_traced_mib']:.0f} MiB "
-                 f"({row['peak_ratio']:.2f}x)" if "peak_ratio" in row else ""))
+                 f"({row['peak_ratio']:.2f}x; the forward itself grows it by {row['forward_growth_untraced_mib']:.0f}"
+                 f" -> {row['forward_growth_traced_mib']:.0f} MiB)" if "peak_ratio" in row else ""))
     print(json.dumps(results, indent=1))
 
 

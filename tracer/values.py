@@ -23,14 +23,17 @@ VALUE_OPS = frozenset(
     }
 )
 SMALL_NUMEL = 4096
+SAMPLE = 65536  # elements read for the mean of a large value
+RUN = 1024  # ... in contiguous runs of this many
 DEFAULT_BUDGET_BYTES = 64 * 2**20
 
 
 def value_stats(tensor: torch.Tensor) -> ValueStats | None:
     """min / max / mean / count of non-finite elements; None where values do not exist.
 
-    Two passes for the common all-finite case (min/max, then mean); counting NaN and Inf
-    only happens when min or max says there are some.
+    One exact pass, min and max together (a NaN or Inf anywhere shows in them, and only
+    then are they counted). Above `SAMPLE` elements the mean is read from a sample: it is
+    for display, and an exact one would cost more than the op that made the value.
     """
     if tensor.device.type == "meta" or tensor.numel() == 0 or tensor.is_complex():
         return None
@@ -38,19 +41,27 @@ def value_stats(tensor: torch.Tensor) -> ValueStats | None:
     if data.dtype == torch.bool:
         trues, total = int(data.sum()), data.numel()
         return ValueStats(float(trues == total), float(trues > 0), trues / total, 0, 0)
-    low, high = (float(v) for v in torch.aminmax(data))
-    if not data.is_floating_point():
-        return ValueStats(low, high, float(data.double().mean()), 0, 0)
-    if math.isfinite(low) and math.isfinite(high):
-        return ValueStats(low, high, float(data.mean(dtype=torch.float32)), 0, 0)
-    finite = torch.isfinite(data)
-    nonfinite = data.numel() - int(finite.sum())
-    nan = int(torch.isnan(data).sum())
-    if nonfinite == data.numel():
+    flat = data.reshape(-1)
+    low, high = (float(v) for v in torch.aminmax(flat))
+    if math.isfinite(low) and math.isfinite(high) or not data.is_floating_point():
+        return ValueStats(low, high, float(_sample(flat).double().mean()), 0, 0)
+    finite = torch.isfinite(flat)
+    nonfinite = flat.numel() - int(finite.sum())
+    nan = int(torch.isnan(flat).sum())
+    if nonfinite == flat.numel():
         return ValueStats(float("nan"), float("nan"), float("nan"), nonfinite, nan)
-    picked = data[finite]
+    picked = flat[finite]
     low, high = (float(v) for v in torch.aminmax(picked))
-    return ValueStats(low, high, float(picked.float().mean()), nonfinite, nan)
+    return ValueStats(low, high, float(picked.double().mean()), nonfinite, nan)
+
+
+def _sample(flat: torch.Tensor) -> torch.Tensor:
+    """`SAMPLE` elements in contiguous runs spread evenly over `flat` (single elements at a
+    large stride would each miss the cache)."""
+    if flat.numel() <= SAMPLE:
+        return flat
+    runs = flat.numel() // RUN
+    return flat[: runs * RUN].view(runs, RUN)[:: max(runs * RUN // SAMPLE, 1)].contiguous()
 
 
 @dataclass
