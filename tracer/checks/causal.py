@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 import torch
 
-from .patterns import Pattern
+from ..blocks import MaskUse
+from .patterns import Pattern, masks_before, pattern_of
 
 
 @dataclass
@@ -36,3 +38,13 @@ def causal_shape(pattern: Pattern) -> CausalShape | None:
     real_diagonal = diagonal & ~padding_keys
     hides_diagonal = bool((hidden & real_diagonal).any())
     return CausalShape(leaks, hides_diagonal)
+
+
+def causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape]]:
+    """Every triangular mask applied to the scores, with how it treats the future and the diagonal."""
+    for block in analysis.blocks:
+        for use in masks_before(block):
+            pattern = pattern_of(analysis, block, use)
+            shape = causal_shape(pattern) if pattern is not None else None
+            if shape is not None:
+                yield use, shape

@@ -6,8 +6,7 @@ from typing import Iterable
 
 from ..findings import Finding
 from .base import Check
-from .causal import causal_shape
-from .patterns import masks_before, pattern_of
+from .causal import causal_masks
 
 
 class CausalDiagonal(Check):
@@ -15,13 +14,10 @@ class CausalDiagonal(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for block in analysis.blocks:
-            for use in masks_before(block):
-                pattern = pattern_of(analysis, block, use)
-                shape = causal_shape(pattern) if pattern is not None else None
-                if shape is not None and shape.hides_diagonal and not shape.leaks:
-                    yield self.at(
-                        analysis, use.event,
-                        "the causal mask hides the diagonal: query t cannot see key t (its own position)",
-                        hint="hide only keys j > i: torch.triu(ones, diagonal=1), not diagonal=0",
-                    )
+        for use, shape in causal_masks(analysis):
+            if shape.hides_diagonal and not shape.leaks:
+                yield self.at(
+                    analysis, use.event,
+                    "the causal mask hides the diagonal: query t cannot see key t (its own position)",
+                    hint="hide only keys j > i: torch.triu(ones, diagonal=1), not diagonal=0",
+                )

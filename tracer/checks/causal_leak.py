@@ -6,8 +6,7 @@ from typing import Iterable
 
 from ..findings import Finding
 from .base import Check
-from .causal import causal_shape
-from .patterns import masks_before, pattern_of
+from .causal import causal_masks
 
 
 class CausalLeak(Check):
@@ -15,13 +14,10 @@ class CausalLeak(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for block in analysis.blocks:
-            for use in masks_before(block):
-                pattern = pattern_of(analysis, block, use)
-                shape = causal_shape(pattern) if pattern is not None else None
-                if shape is not None and shape.leaks:
-                    yield self.at(
-                        analysis, use.event,
-                        "the causal mask lets a query position see keys at later positions (the future)",
-                        hint="hide keys j > i: mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)",
-                    )
+        for use, shape in causal_masks(analysis):
+            if shape.leaks:
+                yield self.at(
+                    analysis, use.event,
+                    "the causal mask lets a query position see keys at later positions (the future)",
+                    hint="hide keys j > i: mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)",
+                )
