@@ -7,14 +7,12 @@ only when a command runs, keeping `attnscope --help` fast.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 
 from tracer.commands.common import LAYOUTS, OK, USAGE, Command, error, trace_target
 from tracer.targets import TargetError, isolated
 from tracer.trace import Trace
 
-RECORDING_SUFFIX = ".attntrace"
 
 
 def _tui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,33 +24,7 @@ def _tui_arguments(parser: argparse.ArgumentParser) -> None:
                         help="move the model and its inputs there before tracing (meta: shapes only, no values)")
 
 
-def load_recording(path: str, layout: str | None) -> Trace:
-    """A saved recording as a finished trace (needs `tracer.store`, which saving also needs)."""
-    if importlib.util.find_spec("tracer.store") is None:
-        raise TargetError(f"cannot open {path}: saved recordings are not supported by this version of attnscope")
-    from tracer import store
-    from tracer.events import Recording
-
-    try:
-        loaded = store.load(path, layout)
-    except TargetError:
-        raise
-    except Exception as problem:  # a missing, truncated or foreign file: one line, never a traceback
-        raise TargetError(f"cannot open {path}: {problem}") from None
-    if isinstance(loaded, Trace):
-        return loaded
-    if isinstance(loaded, tuple):  # (recording, layout) or similar
-        loaded = next((part for part in loaded if isinstance(part, (Recording, Trace))), loaded)
-    if isinstance(loaded, Trace):
-        return loaded
-    if isinstance(loaded, Recording):
-        return Trace.from_recording(loaded, layout=layout or "batch-first")
-    raise TargetError(f"cannot open {path}: not a recording")
-
-
 def open_target(spec: str, layout: str | None, device: str | None) -> Trace:
-    if spec.endswith(RECORDING_SUFFIX):
-        return load_recording(spec, layout)
     with isolated():
         if sys.stderr.isatty():
             from rich.console import Console

@@ -1,8 +1,8 @@
 """`attnscope render TARGET -o FILE`: a Graphviz diagram of one forward pass, axis errors in red.
 
 The format follows FILE's suffix (.svg .png .pdf .dot, or .graphml / .json exports of the
-graph). TARGET is any CONTRACT.md target, or a recording saved with `t.save(...)` (a
-`.attntrace` file) once `tracer.store` is available. Exit status: 0 when the file was
+graph). TARGET is any target `check` takes, or a recording saved with `t.save(...)` (a
+`.attntrace` file). Exit status: 0 when the file was
 written, 2 for a target that cannot be loaded, an unknown module or format, or Graphviz
 missing for an image format (.dot needs no Graphviz).
 """
@@ -10,18 +10,13 @@ missing for an image format (.dot needs no Graphviz).
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
-import os
 
 from ..render import RenderError, render_to_file
 from ..render.model import THEMES
 from ..render.output import format_of
-from ..targets import TargetError, isolated
-from ..trace import Trace
+from ..targets import isolated
 from .common import OK, USAGE, Command, add_layout_argument, error, trace_target
 
-SAVED_SUFFIX = ".attntrace"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,40 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_layout_argument(parser)
 
 
-def load_saved(path: str, layout: str | None) -> Trace:
-    """A finished Trace from a saved recording; TargetError when it cannot be read.
-
-    Reading needs `tracer.store`; where that module is not part of this installation the
-    error says so. Its `load` may give a Trace or a `(Recording, layout)` pair: both are taken.
-    """
-    if not os.path.isfile(path):
-        raise TargetError(f"no saved recording at {path}")
-    if importlib.util.find_spec("tracer.store") is None:
-        raise TargetError(f"cannot read {path}: this attnscope has no tracer.store to load saved recordings")
-    store = importlib.import_module("tracer.store")
-    try:
-        loaded = store.load(path)
-    except TargetError:
-        raise
-    except Exception as problem:  # a corrupt or foreign file: one line, never a traceback
-        raise TargetError(f"cannot read {path}: {type(problem).__name__}: {problem}") from None
-    if isinstance(loaded, Trace):
-        return Trace.from_recording(loaded.recording, layout=layout or loaded.layout) if layout else loaded
-    recording, saved_layout = loaded
-    return Trace.from_recording(recording, layout=layout or saved_layout or "batch-first")
-
-
 def run(options: argparse.Namespace) -> int:
     try:
         format_of(options.output)  # an unknown suffix fails before the model runs
     except RenderError as problem:
         error(str(problem))
         return USAGE
-    if options.target.endswith(SAVED_SUFFIX):
-        recorded = load_saved(options.target, options.layout)
-    else:
-        with isolated():
-            _, recorded = trace_target(options.target, layout=options.layout)
+    with isolated():  # a saved recording is read, anything else traced
+        _, recorded = trace_target(options.target, layout=options.layout)
     try:
         written = render_to_file(
             recorded, options.output, depth=options.depth, focus=options.focus, attention=options.attention,
