@@ -37,7 +37,12 @@ class FullyMaskedRow(Check):
                 empty = rows.any(dim=1)  # (batch, T_q)
                 queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
                 samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
-                where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}" if pattern.has_batch else ""
+                if not pattern.has_batch:
+                    where = ""
+                elif empty.shape[0] == 1 or len(samples) == empty.shape[0]:
+                    where = " of every sample"
+                else:
+                    where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}"
                 yield self.at(
                     analysis, patterns[-1][0].event,
                     f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
