@@ -381,7 +381,10 @@ class BlockFinder:
         if value is None:
             return None
         if not value.is_floating_point() or not bool((value < HIDING_THRESHOLD).any()):
-            if value.is_floating_point() and bool((value == 0).any()) and bool((value < 0).any()):
+            # a weak mask still has only two levels, 0 and one negative value; a bias (ALiBi,
+            # relative positions) has many
+            levels = torch.unique(value)
+            if value.is_floating_point() and len(levels) == 2 and float(levels[1]) == 0 and float(levels[0]) < 0:
                 return MaskUse(event.index, "additive", after, mask=other, fill=float(value.min()),
                                hidden=_broadcast(value < 0, shape), shape=shape, axes=axes)
             return None

@@ -6,6 +6,7 @@ import math
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 import tracer
@@ -88,8 +89,74 @@ class QuerySoftmaxViaTranspose(Heads):
         return weights @ v
 
 
+
+# ---------------------------------------------------------------- correct code in other styles
+B, T, d, H = 2, 6, 16, 4  # the sizes the classes below are written for
+class GQA(nn.Module):
+    """Grouped-query attention: 2 key/value heads repeated for 4 query heads."""
+    def __init__(s):
+        super().__init__(); s.q = nn.Linear(d, d); s.kv = nn.Linear(d, 2 * d // 2)
+    def forward(s, x):
+        q = s.q(x).view(B, T, H, d // H).transpose(1, 2)
+        k, v = s.kv(x).view(B, T, 2, 2, d // H).permute(2, 0, 3, 1, 4)
+        k = k.repeat_interleave(2, dim=1); v = v.repeat_interleave(2, dim=1)
+        att = (q @ k.transpose(-2, -1)) * (d // H) ** -0.5
+        att = att.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf")).softmax(-1)
+        return (att @ v).transpose(1, 2).reshape(B, T, d)
+class Baddbmm(nn.Module):
+    def __init__(s):
+        super().__init__(); s.qkv = nn.Linear(d, 3 * d)
+    def forward(s, x, pad):
+        q, k, v = s.qkv(x).split(d, dim=-1)
+        f = lambda t: t.reshape(B, T, H, d // H).transpose(1, 2).reshape(B * H, T, d // H)
+        q, k, v = f(q), f(k), f(v)
+        bias = torch.zeros(B, 1, T).masked_fill(pad[:, None, :] == 0, float("-inf")).repeat_interleave(H, 0)
+        w = torch.baddbmm(bias, q, k.transpose(1, 2), alpha=1 / math.sqrt(d // H)).softmax(-1)
+        return torch.bmm(w, v).view(B, H, T, d // H).transpose(1, 2).reshape(B, T, d)
+class SDPAFloatMask(nn.Module):
+    def __init__(s):
+        super().__init__(); s.qkv = nn.Linear(d, 3 * d)
+    def forward(s, x):
+        q, k, v = (t.view(B, T, H, d // H).transpose(1, 2) for t in s.qkv(x).chunk(3, -1))
+        mask = torch.zeros(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask).transpose(1, 2).flatten(2)
+class RawParams(nn.Module):
+    def __init__(s):
+        super().__init__(); s.Wq = nn.Parameter(torch.randn(d, d) / 4); s.Wk = nn.Parameter(torch.randn(d, d) / 4); s.Wv = nn.Parameter(torch.randn(d, d) / 4)
+    def forward(s, x):
+        q, k, v = x @ s.Wq, x @ s.Wk, x @ s.Wv
+        return torch.softmax(q @ k.mT / math.sqrt(d), dim=-1) @ v
+class Alibi(nn.Module):
+    def __init__(s):
+        super().__init__(); s.qkv = nn.Linear(d, 3 * d)
+    def forward(s, x):
+        q, k, v = (t.view(B, T, H, d // H).transpose(1, 2) for t in s.qkv(x).chunk(3, -1))
+        pos = torch.arange(T)
+        slopes = torch.tensor([2 ** -(i + 1) for i in range(H)]).view(H, 1, 1)
+        bias = -slopes * (pos[None, :] - pos[:, None]).abs()
+        att = (q @ k.transpose(-1, -2) / math.sqrt(d // H) + bias).softmax(-1)
+        return (att @ v).transpose(1, 2).reshape(B, T, d)
+class Window(nn.Module):
+    def __init__(s):
+        super().__init__(); s.qkv = nn.Linear(d, 3 * d)
+    def forward(s, x):
+        q, k, v = (t.view(B, T, H, d // H).transpose(1, 2) for t in s.qkv(x).chunk(3, -1))
+        i = torch.arange(T)
+        allowed = (i[None, :] <= i[:, None]) & (i[:, None] - i[None, :] < 3)
+        att = (q @ k.transpose(-1, -2) / math.sqrt(d // H)).masked_fill(~allowed, float("-inf")).softmax(-1)
+        return (att @ v).transpose(1, 2).reshape(B, T, d)
+class CLSClassifier(nn.Module):
+    def __init__(s):
+        super().__init__(); s.emb = nn.Embedding(50, d); s.pos = nn.Embedding(32, d); s.enc = nn.TransformerEncoderLayer(d, H, 32, batch_first=True); s.head = nn.Linear(d, 3)
+    def forward(s, ids):
+        x = s.emb(ids) + s.pos(torch.arange(ids.size(1)))
+        return s.head(s.enc(x, src_key_padding_mask=ids == 0)[:, 0]).softmax(-1)
+
 X = torch.randn(2, 5, 16)
 PADDING = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]])
+X6 = torch.randn(B, T, d)
+PADDING6 = torch.tensor([[1] * 6, [1] * 4 + [0] * 2])
+IDS6 = torch.randint(1, 50, (B, T)).masked_fill(PADDING6 == 0, 0)
 CASES = [
     (SetItemCausal, (X,), set()),
     (SetItemZero, (X,), {"mask-value"}),
@@ -99,6 +166,13 @@ CASES = [
     (TinyNegativeFill, (X, PADDING), {"mask-value"}),
     (LearnedTemperature, (X,), set()),
     (QuerySoftmaxViaTranspose, (X,), {"softmax-axis"}),
+    (GQA, (X6,), set()),
+    (Baddbmm, (X6, PADDING6), set()),
+    (SDPAFloatMask, (X6,), set()),
+    (RawParams, (X6,), set()),
+    (Alibi, (X6,), set()),
+    (Window, (X6,), set()),
+    (CLSClassifier, (IDS6,), set()),
 ]
 
 
