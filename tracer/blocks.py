@@ -373,6 +373,16 @@ class BlockFinder:
         return MaskUse(event.index, "fill", after, mask=mask, fill=fill, shape=shape, axes=axes,
                        hidden=value.bool() if value is not None else None)
 
+    def _from_boolean(self, meta: TensorMeta, depth: int = 4) -> bool:
+        """Whether a value was converted from a boolean mask a few ops back."""
+        if meta.dtype == "bool":
+            return True
+        event = self.flow.made_by(meta.vid)
+        if event is None or depth == 0 or event.op not in ("to", "float", "type", "half", "mul", "rsub", "sub",
+                                                              "unsqueeze", "view", "reshape", "expand", "getitem"):
+            return False
+        return any(self._from_boolean(m, depth - 1) for m in event.inputs)
+
     def _additive(self, event: OpEvent, other: TensorMeta, after: bool) -> MaskUse | None:
         """An added tensor is a mask if it holds very negative entries, else a bias (ignored)."""
         value = self.flow.value(other)
@@ -387,6 +397,10 @@ class BlockFinder:
             if value.is_floating_point() and len(levels) == 2 and float(levels[1]) == 0 and float(levels[0]) < 0:
                 return MaskUse(event.index, "additive", after, mask=other, fill=float(value.min()),
                                hidden=_broadcast(value < 0, shape), shape=shape, axes=axes)
+            if len(levels) == 2 and float(levels[0]) == 0 and self._from_boolean(other):
+                # a 0/1 mask added as it is: the "hidden" keys get +1, not -inf
+                return MaskUse(event.index, "additive", after, mask=other, fill=float(levels[1]),
+                               hidden=_broadcast(value != 0, shape), shape=shape, axes=axes)
             return None
         return MaskUse(event.index, "additive", after, mask=other, fill=float(value.min()),
                        hidden=_broadcast(value < HIDING_THRESHOLD, shape), shape=shape, axes=axes)

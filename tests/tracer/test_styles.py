@@ -181,3 +181,17 @@ def test_style(model, args, expected):
     torch.manual_seed(0)
     report = tracer.check(model().eval(), *args)
     assert {f.code for f in report.findings if f.severity in ("error", "warning")} == expected
+
+
+class AddedBooleanMask(Heads):
+    """A 0/1 mask added to the scores as it is: masked keys get +1."""
+
+    def forward(self, x):
+        q, k, v, scores = self.project(x)
+        return (scores + causal(x.size(1)).float()).softmax(-1) @ v
+
+
+def test_boolean_mask_added_as_it_is_does_not_hide():
+    torch.manual_seed(0)
+    report = tracer.check(AddedBooleanMask().eval(), X)
+    assert {f.code for f in report.findings} == {"mask-value"}

@@ -47,6 +47,10 @@ class MaskValue(Check):
             return (f"mask value {converted:.4g} does not fit the scores' dtype {block.dtype} (largest magnitude "
                     f"{_dtype_max(block.dtype):.4g}): it overflows to -inf, and 0 × -inf or an all -inf row gives "
                     "NaN", f"use torch.finfo({block.dtype}).min (of the scores' dtype, not float32's)")
+        if use.fill >= 0 and use.kind == "additive":
+            return (f"a 0/1 mask is added to the scores as it is: hidden keys get +{use.fill:g}, not -inf",
+                    "turn it into an additive mask first: mask.float().masked_fill(mask, float('-inf')), or use "
+                    "scores.masked_fill(mask, float('-inf'))")
         if use.fill >= 0:
             return (f"masked scores are filled with {use.fill:g}, which does not hide them: a hidden key "
                     "still gets a large weight", fix)
