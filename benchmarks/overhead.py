@@ -64,13 +64,15 @@ MODELS: dict[str, Callable[[], Workload]] = {
 }
 
 
-def timed(function: Callable[[], object], repeat: int) -> float:
+def timed(function: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter) -> float:
+    """Median over `repeat` runs after a warm-up. `time.process_time` (CPU seconds of this
+    process, all threads) is the steadier clock on a machine that is busy with other work."""
     function()  # warm-up
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         function()
-        samples.append(time.perf_counter() - start)
+        samples.append(clock() - start)
     return statistics.median(samples)
 
 
@@ -149,8 +151,11 @@ def main() -> None:
         with torch.no_grad():
             plain = timed(lambda: model(*args, **kwargs), options.repeat)
             checked = timed(lambda: tracer.check(model, *args, **kwargs), options.repeat)
+            plain_cpu = timed(lambda: model(*args, **kwargs), options.repeat, time.process_time)
+            checked_cpu = timed(lambda: tracer.check(model, *args, **kwargs), options.repeat, time.process_time)
         peer = torchlens_time(name, options.repeat)
-        row = {"untraced_s": plain, "checked_s": checked, "ratio": checked / plain}
+        row = {"untraced_s": plain, "checked_s": checked, "ratio": checked / plain,
+               "untraced_cpu_s": plain_cpu, "checked_cpu_s": checked_cpu, "cpu_ratio": checked_cpu / plain_cpu}
         if peer is not None:
             row |= {"torchlens_s": peer, "torchlens_over_attnscope": peer / checked}
         if not options.no_memory:
@@ -161,6 +166,7 @@ def main() -> None:
                     "forward_growth_traced_mib": traced_mib - base_t}
         results[name] = row
         print(f"{name:8} untraced {plain * 1000:9.1f} ms   checked {checked * 1000:9.1f} ms   ratio {row['ratio']:5.2f}"
+              f" (CPU time ratio {row['cpu_ratio']:5.2f})"
               + (f"   torchlens {peer * 1000:9.1f} ms ({peer / checked:.1f}x attnscope)" if peer else "")
               + (f"   peak RSS {row['peak_untraced_mib']:.0f} -> {row['peak_traced_mib']:.0f} MiB "
                  f"({row['peak_ratio']:.2f}x; the forward itself grows it by {row['forward_growth_untraced_mib']:.0f}"

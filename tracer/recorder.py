@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import sys
+import weakref
 from collections.abc import Mapping
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -20,7 +21,6 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
 from torch.overrides import TorchFunctionMode
-from torch.utils.weak import WeakIdKeyDictionary
 
 from .events import TENSOR_SLOT, ModuleCall, OpEvent, Recording, Source, TensorMeta
 from .opnames import op_name
@@ -85,6 +85,36 @@ def _meta(tensor: torch.Tensor, vid: int) -> TensorMeta:
     return TensorMeta(vid, tuple(tensor.shape), name, "cpu" if device.type == "cpu" else str(device))
 
 
+class ValueIds:
+    """tensor -> vid of its current value, holding the tensors only weakly.
+
+    Keyed by `id()` with a weak reference to check identity: a lookup creates nothing, which
+    matters at several lookups per recorded op (torch's WeakIdKeyDictionary builds a
+    reference object for every one).
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref, int]] = {}
+
+    def get(self, tensor: torch.Tensor) -> int | None:
+        entry = self._entries.get(id(tensor))
+        return entry[1] if entry is not None and entry[0]() is tensor else None
+
+    def set(self, tensor: torch.Tensor, vid: int) -> None:
+        key, entries = id(tensor), self._entries
+        entry = entries.get(key)
+        if entry is not None and entry[0]() is tensor:
+            entries[key] = (entry[0], vid)
+            return
+
+        def forget(dead: weakref.ref, key: int = key) -> None:
+            current = entries.get(key)
+            if current is not None and current[0] is dead:
+                del entries[key]
+
+        entries[key] = (weakref.ref(tensor, forget), vid)
+
+
 class Recorder(TorchFunctionMode):
     """Records the forward passes of `model` (or of every top-level module if `model` is None)."""
 
@@ -102,7 +132,7 @@ class Recorder(TorchFunctionMode):
         self.statistics = statistics
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")
         self.keeper = ValueKeeper(value_budget_bytes)
-        self._vids: WeakIdKeyDictionary = WeakIdKeyDictionary()
+        self._vids = ValueIds()
         self._next_vid = 0
         self._stack: list[dict[str, Any]] = []
         self._calls: list[ModuleCall | None] = []
@@ -183,7 +213,7 @@ class Recorder(TorchFunctionMode):
     def _new_value(self, tensor: torch.Tensor, op: str) -> TensorMeta:
         vid = self._next_vid
         self._next_vid += 1
-        self._vids[tensor] = vid
+        self._vids.set(tensor, vid)
         self.keeper.offer(vid, op, tensor)
         return _meta(tensor, vid)
 
@@ -211,7 +241,7 @@ class Recorder(TorchFunctionMode):
         for name, value in bound.items():
             found = list(tensors_in(value))
             for position, tensor in enumerate(found):
-                if tensor in self._vids:
+                if self._vids.get(tensor) is not None:
                     continue
                 meta = self._new_value(tensor, "input")
                 label = name if len(found) == 1 else f"{name}[{position}]"

@@ -89,5 +89,6 @@ class ValueKeeper:
         if self.used_bytes + size > self.budget_bytes:
             self.skipped += 1
             return
-        self.kept[vid] = tensor.detach().to("cpu", copy=True)
+        data = tensor.detach()
+        self.kept[vid] = data.clone() if data.device.type == "cpu" else data.to("cpu")
         self.used_bytes += size
