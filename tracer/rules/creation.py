@@ -1,0 +1,21 @@
+"""Rules for ops that make tensors: fresh axes, positions from arange, *_like copies of their input's axes."""
+
+from __future__ import annotations
+
+from .base import Axes, RuleContext, rule
+
+
+@rule("ones", "zeros", "full", "empty", "rand", "randn", "randint", "eye", "tensor", "as_tensor",
+      "new_ones", "new_zeros", "new_full", "new_empty", "new_tensor", "linspace", "tril_indices")
+def creation_rule(ctx: RuleContext) -> list[Axes]:
+    return [ctx.fresh(out.shape) for out in ctx.event.outputs]
+
+
+@rule("arange")
+def arange_rule(ctx: RuleContext) -> list[Axes]:
+    return [ctx.fresh(out.shape, kind="pos") for out in ctx.event.outputs]
+
+
+@rule("ones_like", "zeros_like", "full_like", "empty_like", "rand_like", "randn_like")
+def like_rule(ctx: RuleContext) -> list[Axes]:
+    return [ctx.inputs[0]]

@@ -1,0 +1,140 @@
+"""Rules for joining, splitting and indexing: cat/stack, chunk/split, getitem/narrow, setitem."""
+
+from __future__ import annotations
+
+from ..events import TENSOR_SLOT
+from .base import Axes, RuleContext, rule
+
+
+@rule("cat", "stack", "hstack", "vstack")
+def join_rule(ctx: RuleContext) -> list[Axes]:
+    out = ctx.event.outputs[0].shape
+    dim = ctx.event.arg(1, "dim", 0)
+    if ctx.event.op == "stack":
+        shapes = {s for s in (m.shape for m in ctx.event.inputs)}
+        if len(shapes) != 1:
+            return [ctx.fresh(out)]
+        d = dim % len(out)
+        rest = [a for a in ctx.inputs[0]]
+        for axes in ctx.inputs[1:]:
+            for x, y in zip(rest, axes):
+                ctx.table.unify(x, y, ctx.event.index)
+        rest.insert(d, ctx.table.new("unknown", out[d], origin=ctx.event.index))
+        return [tuple(rest)]
+    if ctx.event.op != "cat" or not all(len(m.shape) == len(out) for m in ctx.event.inputs):
+        return [ctx.fresh(out)]
+    d = dim % len(out)
+    result = list(ctx.inputs[0])
+    for axes in ctx.inputs[1:]:
+        for i, axis in enumerate(axes):
+            if i != d and ctx.table.get(axis).size != 1:
+                result[i] = ctx.table.unify(result[i], axis, ctx.event.index)
+    kinds = {ctx.table.get(axes[d]).kind for axes in ctx.inputs}
+    kind = "feature" if kinds == {"feature"} else "unknown"
+    result[d] = ctx.table.new(kind, out[d], origin=ctx.event.index, label="concatenation")
+    return [tuple(result)]
+
+
+@rule("chunk", "split", "tensor_split", "unbind", "split_with_sizes")
+def split_rule(ctx: RuleContext) -> list[Axes]:
+    """Pieces along the split dim are new axes: the q, k and v of a fused projection differ."""
+    shape = ctx.shape(0)
+    dim = ctx.event.arg(2, "dim", 0)
+    d = dim % len(shape)
+    outputs = []
+    base = ctx.table.get(ctx.inputs[0][d])
+    for number, out in enumerate(ctx.event.outputs):
+        axes = list(ctx.inputs[0])
+        if ctx.event.op == "unbind":
+            del axes[d]
+        else:
+            kind = "feature" if base.kind == "feature" else "unknown"
+            axes[d] = ctx.table.new(kind, out.shape[d], origin=ctx.event.index,
+                                    label=f"piece {number} of {base.display}")
+        outputs.append(tuple(axes) if len(axes) == len(out.shape) else ctx.fresh(out.shape))
+    return outputs
+
+
+@rule("getitem", "narrow", "select")
+def index_rule(ctx: RuleContext) -> list[Axes]:
+    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
+    if ctx.event.op == "narrow":
+        index = [{"slice": [None, None, None]}] * (ctx.event.arg(1, "dim") % len(shape)) + [{"slice": [0, 1, None]}]
+    elif ctx.event.op == "select":
+        index = [{"slice": [None, None, None]}] * (ctx.event.arg(1, "dim") % len(shape)) + [0]
+    else:
+        index = ctx.event.args[1] if len(ctx.event.args) > 1 else []
+        index = index if isinstance(index, list) else [index]
+    if any(isinstance(item, dict) and TENSOR_SLOT in item for item in index):
+        return _advanced_index(ctx, index)
+    explicit = sum(1 for item in index if item not in (None, "..."))
+    expanded: list = []
+    for item in index:
+        if item == "...":
+            expanded += [{"slice": [None, None, None]}] * (len(shape) - explicit)
+        else:
+            expanded.append(item)
+    expanded += [{"slice": [None, None, None]}] * (len(shape) - sum(1 for i in expanded if i is not None))
+    axes, source_dim = [], 0
+    for item in expanded:
+        if item is None:
+            axes.append(ctx.table.new("one", 1))
+            continue
+        axis = ctx.inputs[0][source_dim]
+        if isinstance(item, dict) and "slice" in item:
+            axes.append(axis if item["slice"] == [None, None, None] else None)
+        source_dim += 1
+    if len(axes) != len(out):
+        return [ctx.fresh(out)]
+    result = []
+    for position, axis in enumerate(axes):
+        if axis is not None and ctx.table.get(axis).size == out[position]:
+            result.append(axis)
+        else:
+            result.append(ctx.table.new("one" if out[position] == 1 else "unknown", out[position], origin=ctx.event.index))
+    _mark_table_positions(ctx, expanded, result)
+    return [tuple(result)]
+
+
+def _mark_table_positions(ctx: RuleContext, index: list, result: list[int]) -> None:
+    """A table cut to length along its first dimension (`pe[:T]`) yields a run of positions."""
+    shape = ctx.shape(0)
+    first = next((d for d, s in enumerate(shape) if s != 1), None)
+    if first is None or first >= len(index) or any(item is None for item in index[: first + 1]):
+        return
+    item = index[first]
+    cut = isinstance(item, dict) and "slice" in item and item["slice"] != [None, None, None]
+    if cut and ctx.table.get(ctx.inputs[0][first]).kind in ("unknown", "pos") and first < len(result):
+        ctx.table.specify(result[first], "pos", label="positions cut from a table")
+    return [tuple(result)]
+
+
+def _advanced_index(ctx: RuleContext, index: list) -> list[Axes]:
+    out = ctx.event.outputs[0].shape
+    tensor_items = [item for item in index if isinstance(item, dict) and TENSOR_SLOT in item]
+    if len(tensor_items) == 1 and index[0] == tensor_items[0]:
+        position = tensor_items[0][TENSOR_SLOT]
+        axes = ctx.inputs[position] + ctx.inputs[0][1:]
+        if len(axes) == len(out):
+            return [axes]
+    return [ctx.fresh(out)]
+
+
+# ------------------------------------------------------------------ products
+
+@rule("setitem")
+def setitem_rule(ctx: RuleContext) -> list[Axes]:
+    """`x[index] = value`: x keeps its axes; value's axes line up with the dims a full slice keeps."""
+    target = ctx.inputs[0]
+    index = ctx.event.args[1] if len(ctx.event.args) > 1 else []
+    index = index if isinstance(index, list) else [index]
+    if len(ctx.inputs) < 2 or any(not (isinstance(i, int) or (isinstance(i, dict) and "slice" in i)) for i in index):
+        return [target]
+    kept = [d for d, item in enumerate(index) if not isinstance(item, int)] + list(range(len(index), len(target)))
+    value, value_shape = ctx.inputs[1], ctx.shape(1)
+    for offset in range(1, min(len(kept), len(value)) + 1):
+        d = kept[-offset]
+        full = d >= len(index) or index[d]["slice"] == [None, None, None]
+        if full and value_shape[-offset] == ctx.shape(0)[d] and value_shape[-offset] != 1:
+            ctx.table.unify(target[d], value[-offset], ctx.event.index)
+    return [target]
