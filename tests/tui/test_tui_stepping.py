@@ -48,6 +48,8 @@ async def settled(pilot, condition: Callable[[], bool], turns: int = 50) -> bool
 async def test_timeline_cursor_moves_the_step(scope_app: Callable[[str], ScopeApp]) -> None:
     app = scope_app("zoo:softmax_axis_query")
     async with app.run_test(size=SIZE) as pilot:
+        # keys reach the op list only once it has the focus, which a busy machine gives it later
+        assert await settled(pilot, lambda: isinstance(app.focused, OpTimeline))
         await pilot.press("down", "down", "down")
         # the cursor's message reaches the screen a few event-loop turns later (more on a busy machine)
         assert await settled(pilot, lambda: app.screen.step == 3)
