@@ -8,8 +8,9 @@ fields and calls `Variant.build`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from torch import nn
 
@@ -35,13 +36,14 @@ class Variant:
     `factor` is the value of the varied quantity (the x axis of the plots); `series` names
     the line it belongs to; `columns` are the design facts shown in the table (T, H, window,
     whether the dependency is visible...). `invalid` says why the arm cannot be built (for
-    instance d % H != 0); such an arm is reported, never trained, and `build` is None.
+    instance d % H != 0); such an arm is reported, never trained, and `build` (and `task`,
+    where there is none to name) is None.
     """
 
     label: str
     series: str
     factor: int
-    task: RepeatTask
+    task: RepeatTask | None
     build: Callable[[], nn.Module] | None
     columns: dict[str, Any] = field(default_factory=dict)
     invalid: str = ""
@@ -68,5 +70,4 @@ class Experiment:
 
     name: str
     summary: str
-    values_help: str
     plan: Callable[[bool, Sequence[int] | None], Plan]

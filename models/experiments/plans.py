@@ -8,8 +8,8 @@ under a minute each on two CPU cores; their numbers only show that the path work
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import Sequence
 
 from torch import nn
 
@@ -50,7 +50,7 @@ def gru_vs_transformer(quick: bool, values: Sequence[int] | None) -> Plan:
     variants: list[Variant] = []
     for length in lengths:
         if length < 4 or length % 2:
-            variants.append(Variant(f"T={length}", "invalid", length, RepeatTask(8, 4), None,
+            variants.append(Variant(f"T={length}", "invalid", length, None, None,
                                     {"T": length}, f"T={length}: the length must be even and at least 4 (D = T/2)"))
             continue
         task = RepeatTask(length, length // 2)
@@ -71,8 +71,9 @@ def gru_vs_transformer(quick: bool, values: Sequence[int] | None) -> Plan:
 def heads(quick: bool, values: Sequence[int] | None) -> Plan:
     """Exercise 9: H heads at fixed d = 32 (d_head = d / H); an H that does not divide d is reported."""
     task = RepeatTask(32, 8) if quick else RepeatTask(64, 16)
+    counts = tuple(values) if values else (1, 2, 4, 8)
     variants = []
-    for count in tuple(values) if values else (1, 2, 4, 8):
+    for count in counts:
         design = {"H": count, "T": task.length, "D": task.distance}
         if count < 1 or D_MODEL % count:
             reason = f"H={count}: d={D_MODEL} is not divisible by H (d % H = {D_MODEL % count if count > 0 else 'n/a'})"
@@ -81,7 +82,7 @@ def heads(quick: bool, values: Sequence[int] | None) -> Plan:
         variants.append(Variant(f"H={count}", "heads", count, task, partial(transformer, task, count),
                                 {**design, "d_head": D_MODEL // count}))
     return Plan(
-        "heads", f"1, 2, 4, 8 heads at fixed d = {D_MODEL}",
+        "heads", f"{', '.join(map(str, counts))} heads at fixed d = {D_MODEL}",
         "With the width fixed, does splitting it into more, narrower heads change quality or cost?",
         "heads H", tuple(variants), QUICK if quick else FULL,
     )
@@ -133,9 +134,7 @@ def window(quick: bool, values: Sequence[int] | None) -> Plan:
 
 
 EXPERIMENTS = (
-    Experiment("gru-vs-transformer", "exercise 8: GRU vs Transformer encoder by sequence length",
-               "sequence lengths T (even)", gru_vs_transformer),
-    Experiment("heads", "exercise 9: 1, 2, 4, 8 heads at fixed d", "head counts H (must divide d = 32)", heads),
-    Experiment("window", "exercise 10: global vs sliding-window attention on a long-range task",
-               "window widths w (must divide T)", window),
+    Experiment("gru-vs-transformer", "exercise 8, GRU vs Transformer encoder by sequence length", gru_vs_transformer),
+    Experiment("heads", "exercise 9, 1 to 8 heads at fixed d", heads),
+    Experiment("window", "exercise 10, global vs sliding-window attention", window),
 )

@@ -12,7 +12,14 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ..experiments import load_experiments, run_experiment
 from ..experiments.report import print_table
@@ -36,7 +43,8 @@ def run(options: argparse.Namespace) -> int:
     experiments = load_experiments()
     experiment = experiments.get(options.name)
     if experiment is None:
-        error(f"no experiment named {options.name!r}; choose one of: {', '.join(experiments)}")
+        listing = "; ".join(f"{name} ({entry.summary})" for name, entry in experiments.items())
+        error(f"no experiment named {options.name!r}; choose one of: {listing}")
         return USAGE
     seeds = options.seeds or ([0] if options.quick else [0, 1, 2])
     plan = experiment.plan(options.quick, options.values)

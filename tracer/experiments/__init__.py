@@ -10,10 +10,11 @@ through the entry-point group "attnscope.experiments", as the zoo's models arriv
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..targets import TargetError
 from .report import table_rows, write_csv, write_markdown
@@ -52,7 +53,9 @@ def run_experiment(
     plan: Any, *, quick: bool, seeds: Sequence[int], out: Path, advance: Advance = lambda label, steps: None,
 ) -> Outcome:
     """Run and report one plan (`Experiment.plan(quick, values)`); writes NAME.md, NAME.csv and NAME.png into `out`."""
-    from .plots import plot  # matplotlib takes a while to import: only experiments pay for it
+    from .plots import (
+        plot,  # matplotlib takes a while to import: only experiments pay for it
+    )
 
     results = run_plan(plan, seeds, advance)
     rows = table_rows(plan, results)

@@ -13,9 +13,9 @@ import math
 import os
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
 
 import torch
 import torch.nn.functional as F
@@ -66,8 +66,9 @@ def traced_counts(model: nn.Module, batch: Tensor) -> dict[str, int | None]:
 
     attention_calls: module calls inside which the tracer found an attention block (the
     module that ran the softmax), so a GRU has none and an L-layer encoder has L per pass.
+    forward_passes is kept beside the table's counts so that this can be checked.
     """
-    report, recorded = run_check(model.eval(), (batch,))
+    _, recorded = run_check(model.eval(), (batch,))
     recording = recorded.recording
     if recording.error:
         raise RuntimeError(f"the traced forward pass raised {recording.error}")
@@ -93,7 +94,8 @@ def keep_freed_memory() -> None:
     often depends on what ran before (glibc adapts its threshold), and in trial runs the
     same model's inference took 9 or 25 ms depending on the arm measured before it. With a
     fixed 32 MiB mmap threshold and no trimming, times measure the model. The allocator's
-    peak (`peak_training_mib`) is unaffected. Elsewhere than glibc this does nothing.
+    peak (`peak_training_mib`) is unaffected. The setting lasts for the rest of the process;
+    elsewhere than glibc this does nothing.
     """
     try:
         libc = ctypes.CDLL("libc.so.6")
@@ -104,21 +106,26 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, 2**30)
 
 
-def inference_ms(model: nn.Module, batch: Tensor, repeats: int = 20) -> float:
-    """Fastest of `repeats` eval-mode forward passes without gradients, after two warm-up passes.
+def inference_ms(probes: Sequence[tuple[nn.Module, Tensor]], rounds: int = 10, repeats: int = 3) -> list[float]:
+    """Per (model, batch): the fastest eval-mode forward pass without gradients, in milliseconds.
 
-    The fastest, as `timeit` advises: on a shared machine the slower repeats measure the
-    other processes, not the model.
+    The fastest, as `timeit` advises: on a shared machine the slower passes measure the
+    other processes. The arms take turns (`rounds` of `repeats` passes each) instead of
+    being timed one after the other, so a busy spell slows every arm a little rather than
+    one arm entirely.
     """
-    model.eval()
-    times = []
+    fastest = [float("inf")] * len(probes)
     with torch.no_grad():
-        for index in range(repeats + 2):
-            start = time.perf_counter()
+        for model, batch in probes:  # warm-up: lazy kernel set-up is not the model's time
+            model.eval()
             model(batch)
-            if index >= 2:
-                times.append(time.perf_counter() - start)
-    return min(times) * 1000
+        for _ in range(rounds):
+            for index, (model, batch) in enumerate(probes):
+                for _ in range(repeats):
+                    start = time.perf_counter()
+                    model(batch)
+                    fastest[index] = min(fastest[index], time.perf_counter() - start)
+    return [seconds * 1000 for seconds in fastest]
 
 
 @contextmanager

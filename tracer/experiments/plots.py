@@ -10,22 +10,23 @@ magnitude and use a log axis (arms without attention, at 0, are left out of that
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only; no display on a server or in CI
-import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
-from matplotlib.ticker import EngFormatter, LogLocator, MaxNLocator, NullFormatter  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.ticker import EngFormatter, LogLocator, MaxNLocator, NullFormatter
 
-from .runner import ArmResult  # noqa: E402
+from .runner import ArmResult
 
 Value = Callable[[ArmResult], float]
 
 PANELS: tuple[tuple[str, Value | None], ...] = (
     ("test accuracy (line: mean, dots: seeds)", None),
-    ("training time, s (mean over seeds)", lambda r: sum(run.train_seconds for run in r.runs) / len(r.runs)),
+    ("training time, s (solid: wall, dashed: CPU)", lambda r: sum(run.train_seconds for run in r.runs) / len(r.runs)),
     ("inference, ms per fixed batch", lambda r: r.costs.infer_ms),
     ("peak memory of one training step, MiB", lambda r: r.costs.peak_mib),
     ("layer calls (nn.Module calls per forward)", lambda r: r.costs.counts["module_calls"]),
@@ -76,7 +77,11 @@ def plot(plan: Any, results: Sequence[ArmResult], path: Path) -> None:
             elif index == len(PANELS) - 1:
                 _scores(axes, arms, colours[name])
             else:
-                axes.plot([arm.variant.factor for arm in arms], [value(arm) for arm in arms], "o-", color=colours[name])
+                xs = [arm.variant.factor for arm in arms]
+                axes.plot(xs, [value(arm) for arm in arms], "o-", color=colours[name])
+                if index == 1:
+                    cpu = [sum(run.train_cpu_seconds for run in arm.runs) / len(arm.runs) for arm in arms]
+                    axes.plot(xs, cpu, "s--", color=colours[name], markerfacecolor="none", alpha=0.8)
         if value is None:
             lowest = min((run.accuracy for arms in series.values() for arm in arms for run in arm.runs), default=0.5)
             axes.axhline(0.5, color="grey", linewidth=1, linestyle=":", label="chance (balanced test set)")

@@ -2,15 +2,16 @@
 
 Accuracy is the mean over seeds with its sample standard deviation and every seed's value,
 so the spread is always in the table next to the mean. Times are means over seeds (train)
-or the fastest of 20 repeats (inference); memory and counts are seed-independent.
+or the fastest of 30 passes (inference); memory and counts are seed-independent.
 """
 
 from __future__ import annotations
 
 import csv
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import torch
 from rich.console import Console
@@ -19,13 +20,14 @@ from rich.table import Table
 from .measure import COUNTS
 from .runner import THREADS, ArmResult
 
-METRICS = ("params", "accuracy", "acc_std", "acc_by_seed", "train_loss", "train_s", "infer_ms", "peak_mib", *COUNTS, "note")
+METRICS = ("params", "accuracy", "acc_std", "acc_by_seed", "train_loss", "train_s", "train_cpu_s", "infer_ms", "peak_mib", *COUNTS, "note")
 
 DEFINITIONS = {
     "accuracy": "test accuracy, mean over seeds (acc_std: sample standard deviation, empty for one seed; acc_by_seed: each seed)",
     "train_loss": "training loss over the last tenth of the updates, mean over seeds (ln 2 = 0.693 is guessing)",
     "train_s": "wall time of the training loop, mean over seeds",
-    "infer_ms": "fastest of 20 eval forward passes on the fixed batch, no gradients",
+    "train_cpu_s": "CPU time of the same loop (one thread: leaves out waiting for a core other processes hold)",
+    "infer_ms": "fastest of 30 eval forward passes on the fixed batch, no gradients, arms timed in turns",
     "peak_mib": "peak MiB held by torch's CPU allocator in one training step on the fixed batch (torch.profiler memory events)",
     "module_calls": "layer calls: every nn.Module call in one forward pass of the fixed batch, as recorded",
     "attention_calls": "module calls in which the tracer found an attention block",
@@ -61,6 +63,7 @@ def table_rows(plan: Any, results: Sequence[ArmResult]) -> list[dict[str, Any]]:
             acc_by_seed=" ".join(f"{score:.3f}" for score in scores),
             train_loss=statistics.fmean(run.train_loss for run in result.runs) if scores else "",
             train_s=statistics.fmean(run.train_seconds for run in result.runs) if scores else "",
+            train_cpu_s=statistics.fmean(run.train_cpu_seconds for run in result.runs) if scores else "",
             infer_ms=result.costs.infer_ms,
             peak_mib=result.costs.peak_mib,
             **{name: result.costs.counts.get(name) for name in COUNTS},
@@ -99,11 +102,12 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
 def settings_lines(plan: Any, seeds: Sequence[int], quick: bool) -> list[str]:
     training = plan.training
     tasks = dict.fromkeys(variant.task.describe() for variant in plan.variants if not variant.invalid)
+    mode = "--quick (a smoke test: too few updates for the numbers to mean anything)" if quick else "full"
     return [
-        f"- mode: {'--quick (a smoke test: too few updates for the numbers to mean anything)' if quick else 'full'}; "
-        f"seeds: {' '.join(map(str, seeds))}",
-        f"- training: {training.steps} AdamW updates of {training.batch_size} samples, lr {training.learning_rate}; "
-        f"{training.train_size} training and {training.test_size} test sequences per task (data seed {training.data_seed})",
+        f"- mode: {mode}; seeds: {' '.join(map(str, seeds))}",
+        (f"- training: {training.steps} AdamW updates of {training.batch_size} samples, lr {training.learning_rate}; "
+         f"{training.train_size} training and {training.test_size} test sequences per task "
+         f"(data seed {training.data_seed})"),
         f"- fixed batch for counts, inference time and memory: the first {training.batch_size} test sequences",
         f"- CPU: torch {torch.__version__}, {THREADS} intra-op thread(s)",
         *(f"- task: {task}" for task in tasks),

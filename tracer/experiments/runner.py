@@ -11,17 +11,24 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from .measure import Costs, inference_ms, keep_freed_memory, peak_training_mib, traced_counts
+from .measure import (
+    Costs,
+    inference_ms,
+    keep_freed_memory,
+    peak_training_mib,
+    traced_counts,
+)
 
 # One intra-op thread: on a shared two-core machine, two OpenMP threads stall whenever another
-# process takes a core, and trial runs of the same arm then varied threefold in time.
+# process takes a core, and the same arm's time per update then varied severalfold between repeats.
 THREADS = 1
 
 Split = tuple[Tensor, Tensor]  # tokens (N, T), labels (N,)
@@ -33,6 +40,7 @@ class SeedRun:
     seed: int
     accuracy: float
     train_seconds: float
+    train_cpu_seconds: float
     train_loss: float  # mean over the last tenth of the updates
 
 
@@ -53,18 +61,21 @@ def splits_for(task: Any, training: Any, cache: dict[Any, tuple[Split, Split]]) 
     return cache[task]
 
 
-def train(model: nn.Module, split: Split, training: Any, seed: int, advance: Advance, label: str) -> tuple[float, float]:
+def train(
+    model: nn.Module, split: Split, training: Any, seed: int, advance: Advance, label: str,
+) -> tuple[tuple[float, float], float]:
     """`training.steps` AdamW updates on batches drawn (with replacement) in the seed's order.
 
-    Returns the wall time of the loop and the mean loss of its last tenth of updates: near
-    ln 2 = 0.69 the arm did not even fit its training batches, near 0 it did.
+    Returns (wall seconds, CPU seconds) of the loop and the mean loss of its last tenth of
+    updates: near ln 2 = 0.69 the arm did not even fit its training batches, near 0 it did.
+    With one thread, CPU time leaves out the waits for a core that other processes hold.
     """
     tokens, labels = split
     order = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=training.learning_rate)
     model.train()
     losses = []
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(training.steps):
         pick = torch.randint(0, len(labels), (training.batch_size,), generator=order)
         loss = F.cross_entropy(model(tokens[pick]), labels[pick])
@@ -73,9 +84,9 @@ def train(model: nn.Module, split: Split, training: Any, seed: int, advance: Adv
         optimizer.step()
         losses.append(loss.detach())
         advance(label, 1)
-    seconds = time.perf_counter() - start
+    timing = (time.perf_counter() - start, time.process_time() - cpu_start)
     tail = losses[-max(1, len(losses) // 10):]
-    return seconds, float(torch.stack(tail).mean())
+    return timing, float(torch.stack(tail).mean())
 
 
 def accuracy(model: nn.Module, split: Split, chunk: int = 256) -> float:
@@ -90,17 +101,26 @@ def accuracy(model: nn.Module, split: Split, chunk: int = 256) -> float:
     return correct / len(labels)
 
 
-def measure(variant: Any, test: Split, training: Any) -> Costs:
-    """Counts, inference time and peak training memory on the fixed batch (the test split's first samples)."""
-    torch.manual_seed(0)
-    model = variant.build()
-    batch, labels = test[0][: training.batch_size], test[1][: training.batch_size]
-    return Costs(
-        parameters=sum(parameter.numel() for parameter in model.parameters()),
-        infer_ms=inference_ms(model, batch),
-        peak_mib=peak_training_mib(copy.deepcopy(model), batch, labels, training.learning_rate),
-        counts=traced_counts(model, batch),
-    )
+def measure(variants: Sequence[Any], tests: Sequence[Split], training: Any, advance: Advance) -> list[Costs]:
+    """Counts, peak training memory and inference time of each arm on its fixed batch (first test samples).
+
+    Models are built from seed 0; counts and memory do not depend on the weights' values.
+    """
+    probes, costs = [], []
+    for variant, (tokens, labels) in zip(variants, tests):
+        advance(f"{variant.label}: measuring", 0)
+        torch.manual_seed(0)
+        model = variant.build()
+        batch = tokens[: training.batch_size]
+        probes.append((model, batch))
+        costs.append(Costs(
+            parameters=sum(parameter.numel() for parameter in model.parameters()),
+            infer_ms=float("nan"),
+            peak_mib=peak_training_mib(copy.deepcopy(model), batch, labels[: training.batch_size], training.learning_rate),
+            counts=traced_counts(model, batch),
+        ))
+    advance("timing inference", 0)
+    return [replace(cost, infer_ms=ms) for cost, ms in zip(costs, inference_ms(probes))]
 
 
 def run_plan(plan: Any, seeds: Sequence[int], advance: Advance) -> list[ArmResult]:
@@ -117,18 +137,16 @@ def run_plan(plan: Any, seeds: Sequence[int], advance: Advance) -> list[ArmResul
 def _run(plan: Any, seeds: Sequence[int], advance: Advance) -> list[ArmResult]:
     cache: dict[Any, tuple[Split, Split]] = {}
     results = [ArmResult(variant) for variant in plan.variants]
-    for result in results:
-        if not result.variant.invalid:
-            advance(f"{result.variant.label}: measuring", 0)
-            result.costs = measure(result.variant, splits_for(result.variant.task, plan.training, cache)[1], plan.training)
-    for seed in seeds:
-        for result in results:
+    valid = [result for result in results if not result.variant.invalid]
+    tests = [splits_for(result.variant.task, plan.training, cache)[1] for result in valid]
+    for result, costs in zip(valid, measure([result.variant for result in valid], tests, plan.training, advance)):
+        result.costs = costs
+    for seed in seeds:  # seed by seed, every arm in turn: a busy spell on the machine hits all arms
+        for result in valid:
             variant = result.variant
-            if variant.invalid:
-                continue
             train_split, test_split = splits_for(variant.task, plan.training, cache)
             torch.manual_seed(seed)
             model = variant.build()
-            seconds, loss = train(model, train_split, plan.training, seed, advance, f"{variant.label} seed {seed}")
-            result.runs.append(SeedRun(seed, accuracy(model, test_split), seconds, loss))
+            timing, loss = train(model, train_split, plan.training, seed, advance, f"{variant.label} seed {seed}")
+            result.runs.append(SeedRun(seed, accuracy(model, test_split), *timing, loss))
     return results
