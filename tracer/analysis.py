@@ -21,6 +21,7 @@ from .findings import Finding, merge_repeats
 from .graph import build_graph, op_node_ids
 from .inputs import InputMeaning, assign_input_axes
 from .rules import OpFacts, infer
+from .vocabulary import named_axes
 
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
 
@@ -48,6 +49,10 @@ class Analysis:
 
     def axes_of(self, meta: TensorMeta) -> tuple[int, ...]:
         return self.axes.get(meta.vid) or tuple(self.table.new("unknown", s) for s in meta.shape)
+
+    def named_axes(self, meta: TensorMeta) -> list[tuple[str, str]]:
+        """`[(name, role), ...]` of a value, roles from `tracer.vocabulary.ROLES`."""
+        return named_axes(self.table, self.axes_of(meta))
 
     def describe(self, meta: TensorMeta) -> str:
         """`B=2 × H=4 × Tq=5 × Tk=5`: a value's shape with its axis names."""
