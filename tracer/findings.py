@@ -11,6 +11,22 @@ SEVERITIES = ("error", "warning", "info")
 
 
 @dataclass(frozen=True)
+class Related:
+    """A user-code location that produced a finding's faulty operand, like rustc's secondary notes.
+
+    `role` says what happened there, in words: "mask built here", "buffer registered here".
+    """
+
+    file: str
+    line: int
+    function: str
+    role: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "function": self.function, "role": self.role}
+
+
+@dataclass(frozen=True)
 class Finding:
     """One problem at one user source line. `count` is how many ops (e.g. layers) share it."""
 
@@ -25,6 +41,7 @@ class Finding:
     hint: str = ""
     count: int = 1
     event: int | None = None  # index into the recording's events, for the TUI and renderer
+    related: tuple[Related, ...] = ()  # where the faulty operand was built, most direct first
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -36,6 +53,8 @@ class Finding:
             data["hint"] = self.hint
         if self.count > 1:
             data["count"] = self.count
+        if self.related:
+            data["related"] = [place.to_dict() for place in self.related]
         return data
 
 

@@ -17,7 +17,7 @@ from typing import Iterator
 from rich.console import Console
 from rich.text import Text
 
-from ..findings import Finding, Report
+from ..findings import Finding, Related, Report
 from ..targets import TargetError, isolated
 from .common import (
     FAILED, OK, USAGE, Command, add_layout_argument, error, expand_targets, shown_path, trace_target,
@@ -77,8 +77,22 @@ def finding_lines(finding: Finding, target: str) -> list[Text]:
         gutter = str(finding.line)
         lines.append(Text(f" {gutter} | {source}"))
         lines.append(Text.assemble(f" {' ' * len(gutter)} | ", (marker(source, finding.op), "bold green")))
+    for place in finding.related:
+        lines.extend(related_lines(place))
     if finding.hint:
         lines.append(Text.assemble("  ", ("hint", "bold"), f": {finding.hint}"))
+    return lines
+
+
+def related_lines(place: Related) -> list[Text]:
+    """`note: mask built here` with its location and source line, under the finding."""
+    where = f"{shown_path(place.file)}:{place.line}" if place.file else "?"
+    function = f" (in {place.function})" if place.function else ""
+    lines = [Text.assemble("  ", ("note", "bold cyan"), f": {place.role}{function}: ", (where, "bold"))]
+    linecache.checkcache(place.file)
+    source = linecache.getline(place.file, place.line).rstrip().expandtabs() if place.file else ""
+    if source.strip():
+        lines.append(Text(f" {place.line} | {source}"))
     return lines
 
 
