@@ -1,10 +1,15 @@
-"""Finding the user's own source line behind a call: the first frame outside torch and attnscope."""
+"""Finding the user's own source line behind a call: the first frame outside torch and attnscope.
+
+The recorder asks for every op, so whether a frame is the user's is cached per code object:
+the walk to the user's frame is then a dictionary lookup per frame, and no frame is ever
+formatted.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from types import FrameType, TracebackType
+from types import CodeType, FrameType, TracebackType
 
 import torch
 
@@ -23,20 +28,51 @@ def _is_internal(filename: str) -> bool:
     return known
 
 
+# Every code object seen, by id, and held (`_held`) so that no id is reused while known:
+# hashing a code object itself would hash its constants. A user frame's line comes from its
+# code's instruction offset -> line cache, because `frame.f_lineno` scans the line table.
+_internal_ids: set[int] = set()
+_user_lines: dict[int, dict[int, int]] = {}
+_held: list[CodeType] = []
+
+
+def _user_lines_of(code: CodeType) -> dict[int, int] | None:
+    """The line cache of `code` if it is the user's; None (and remembered) if it is internal."""
+    lines = _user_lines.get(id(code))
+    if lines is None and id(code) not in _internal_ids:
+        _held.append(code)
+        if _is_internal(code.co_filename):
+            _internal_ids.add(id(code))
+        else:
+            lines = _user_lines[id(code)] = {}
+    return lines
+
+
 def user_frame(start: FrameType | None = None) -> FrameType | None:
     """The innermost frame whose code lives outside torch and attnscope."""
     frame = start if start is not None else sys._getframe(1)
-    while frame is not None and _is_internal(frame.f_code.co_filename):
+    while frame is not None and _user_lines_of(frame.f_code) is None:
         frame = frame.f_back
     return frame
 
 
-def user_location() -> tuple[str, int]:
-    """`(file, line)` of the user's call being recorded, or `("", 0)` if there is none."""
-    frame = user_frame(sys._getframe(1))
-    if frame is None:
-        return "", 0
-    return frame.f_code.co_filename, frame.f_lineno
+def user_location(start: FrameType | None = None) -> tuple[str, int]:
+    """`(file, line)` of the user's call being recorded (the first user frame from `start`,
+    by default the caller's), or `("", 0)` if there is none."""
+    frame = start if start is not None else sys._getframe(1)
+    internal, known = _internal_ids, _user_lines
+    while frame is not None:
+        code = frame.f_code
+        lines = known.get(id(code))
+        if lines is None:
+            if id(code) in internal or (lines := _user_lines_of(code)) is None:
+                frame = frame.f_back
+                continue
+        line = lines.get(frame.f_lasti)
+        if line is None:
+            line = lines[frame.f_lasti] = frame.f_lineno
+        return code.co_filename, line
+    return "", 0
 
 
 def raise_location(traceback: TracebackType | None) -> tuple[str, int]:
