@@ -18,6 +18,7 @@ from .events import TENSOR_SLOT
 
 _AS_IS = frozenset({int, float, bool, str, type(None)})
 _NAMED = (torch.dtype, torch.device, torch.layout, torch.memory_format)
+Tensor = torch.Tensor
 
 
 def plain(value: Any, tensors: list[torch.Tensor]) -> Any:
@@ -44,11 +45,11 @@ def plain_args(args: tuple, tensors: list[torch.Tensor]) -> tuple:
     """`plain` of each positional argument, with the common kinds inline."""
     out = []
     for value in args:
-        if type(value) in _AS_IS:
-            out.append(value)
-        elif isinstance(value, torch.Tensor):
+        if isinstance(value, Tensor):
             tensors.append(value)
             out.append({TENSOR_SLOT: len(tensors) - 1})
+        elif type(value) in _AS_IS:
+            out.append(value)
         else:
             out.append(plain(value, tensors))
     return tuple(out)
@@ -66,6 +67,9 @@ def plain_kwargs(kwargs: dict[str, Any], tensors: list[torch.Tensor]) -> dict[st
 
 def tensors_in(value: Any) -> Iterator[torch.Tensor]:
     """Every tensor inside nested tuples, lists, dicts and dataclass-like outputs, in order."""
+    if type(value) is tuple and all(isinstance(item, Tensor) for item in value):
+        yield from value  # a module's positional arguments, most often
+        return
     if isinstance(value, torch.Tensor):
         yield value
     elif isinstance(value, (list, tuple)):
@@ -81,7 +85,7 @@ def tensors_in(value: Any) -> Iterator[torch.Tensor]:
 
 def output_tensors(result: Any) -> list[torch.Tensor]:
     """The tensors an op returned: most return one tensor, a few a tuple, some a number."""
-    if isinstance(result, torch.Tensor):
+    if isinstance(result, Tensor):
         return [result]
     if type(result) in _AS_IS:
         return []

@@ -31,6 +31,7 @@ from .valuebook import SAME_WHEN_UNCHANGED, ValueBook
 from .values import DEFAULT_BUDGET_BYTES, MASK_BUDGET_BYTES, ValueKeeper
 
 META_NOTE = "value checks skipped on the meta device"
+Tensor = torch.Tensor
 
 # Python functions whose single torch-function dispatch would hide the ops inside them;
 # the recorder re-enters them with the mode on so their inner matmul/softmax are seen.
@@ -47,22 +48,28 @@ def layout_attributes(module: nn.Module) -> dict[str, Any]:
     """
     stated = {name: value for name in LAYOUT_ATTRIBUTES
               if isinstance(value := _attribute(module, name), (bool, int)) and not isinstance(value, torch.Tensor)}
-    pad = getattr(_attribute(module, "config"), "pad_token_id", None)
+    config = _attribute(module, "config")
+    pad = getattr(config, "pad_token_id", None) if config is not None else None
     if isinstance(pad, int):
         stated["pad_token_id"] = pad
     return stated
 
 
 def _attribute(module: nn.Module, name: str) -> Any:
-    """`getattr(module, name, None)` without the AttributeError that `Module.__getattr__`
-    raises (and formats) for a missing name: asked of every module a forward calls."""
+    """`getattr(module, name, None)` without raising (and formatting) the AttributeError that
+    a missing name costs: asked of every module a forward calls."""
     found = module.__dict__.get(name, _MISSING)
     if found is _MISSING:
-        found = getattr(module, name, None) if hasattr(type(module), name) else None
+        key = (type(module), name)
+        on_class = _ON_CLASS.get(key)
+        if on_class is None:
+            on_class = _ON_CLASS[key] = any(name in klass.__dict__ for klass in type(module).__mro__)
+        found = getattr(module, name, None) if on_class else None
     return found
 
 
 _MISSING = object()
+_ON_CLASS: dict[tuple[type, str], bool] = {}
 
 
 def error_text(error: BaseException) -> str:
@@ -178,9 +185,9 @@ class Recorder(TorchFunctionMode):
     # ----------------------------------------------------------------- values
     def _value_of(self, tensor: torch.Tensor) -> TensorMeta:
         """The current value of `tensor`, registering it as a source if no op produced it."""
-        meta = self.values.meta(tensor)
-        if meta is not None:
-            return meta
+        entry = self.values.entries.get(id(tensor))
+        if entry is not None and entry[0]() is tensor:
+            return entry[1]
         kind, name = self._named_tensors.get(id(tensor), ("external", ""))
         meta = self.values.source(tensor)
         self.recording.sources[meta.vid] = Source(kind, name or f"tensor_{meta.vid}", meta)
@@ -329,7 +336,7 @@ class Recorder(TorchFunctionMode):
         except Exception as error:
             self._record_failure(name, written_args, written_kwargs, inputs, error_text(error))
             raise
-        if isinstance(result, torch.Tensor):
+        if isinstance(result, Tensor):
             metas, stats = self.values.output(result, op, inputs, tensors,
                                               version is not None and tensors[0]._version == version)
             metas, stats = (metas,), (stats,)

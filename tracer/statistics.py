@@ -61,6 +61,20 @@ def value_stats(tensor: torch.Tensor) -> ValueStats | None:
     return ValueStats(low, high, float(picked.double().mean()), nonfinite, nan)
 
 
+def permuted_stats(known: ValueStats, tensor: torch.Tensor) -> ValueStats | None:
+    """Statistics of `tensor`, a permutation of a value whose statistics are `known`: the same
+    elements, so the same min, max and counts; only the sampled mean, read in the new order,
+    is computed. None where the mean is over every finite element (its sum depends on order)."""
+    import torch
+
+    if known.nonfinite:
+        return None
+    if tensor.dtype == torch.bool:
+        return known
+    mean = float(_sample(tensor.reshape(-1)).double().mean())
+    return ValueStats(known.minimum, known.maximum, mean, 0, 0)
+
+
 def _sample(flat: torch.Tensor) -> torch.Tensor:
     """`SAMPLE` elements in contiguous runs spread evenly over `flat` (single elements at a
     large stride would each miss the cache)."""

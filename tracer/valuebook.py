@@ -15,7 +15,7 @@ import weakref
 import torch
 
 from .events import TensorMeta, ValueStats
-from .statistics import value_stats
+from .statistics import permuted_stats, value_stats
 from .values import EXPANSIONS, MASK_OPS, ValueKeeper
 
 # Ops whose output holds its first input's elements in the same order, when dtype and size match.
@@ -24,7 +24,9 @@ SAME_ELEMENTS = frozenset({
     "view_as", "reshape_as", "to", "type", "type_as", "float", "double", "half", "bfloat16", "cpu", "cuda",
     "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d",
 })
-# ... of which these return a new tensor with other elements in training mode, or their
+# Ops whose output holds its first input's elements in another order.
+PERMUTATIONS = frozenset({"transpose", "permute", "t", "movedim"})
+# ... of SAME_ELEMENTS, these return a new tensor with other elements in training mode, or their
 # (changed) input when in place: the same elements only when the output is the unchanged input.
 SAME_WHEN_UNCHANGED = frozenset({"dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d",
                                  "dropout2d", "dropout3d"})
@@ -87,6 +89,8 @@ class ValueBook:
         elif not inputs:
             mask = False
             self._constants.add(vid)
+        elif inputs[0].vid not in self._masks and inputs[0].vid not in self._constants:
+            mask = False  # the common case, without a call
         else:
             mask = self._from_masks(vid, inputs)
         if op in EXPANSIONS and inputs:
@@ -100,6 +104,9 @@ class ValueBook:
         stats = None
         if op in SAME_ELEMENTS and inputs and self._same_elements(meta, op, inputs[0], tensor, operands, unchanged):
             stats = self._stats.get(inputs[0].vid)
+        elif op in PERMUTATIONS and inputs and self._same_elements(meta, op, inputs[0], tensor, operands, unchanged):
+            known = self._stats.get(inputs[0].vid)
+            stats = permuted_stats(known, tensor) if known is not None else None
         if stats is None:
             stats = value_stats(tensor)
         self._stats[vid] = stats
