@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 SEQ_LIKE = ("seq", "pos")
+# Kinds a role copy keeps: attention over the batch, heads, features or a torn axis is a finding.
+DIAGNOSTIC_KINDS = ("batch", "head", "feature", "mixed")
 KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_"}
 
 
@@ -91,6 +93,13 @@ class AxisTable:
         if ra == rb:
             return ra
         first, second = self.axes[ra], self.axes[rb]
+        if self._copy_meets_base(ra, rb) or self._copy_meets_base(rb, ra):
+            return ra  # a query/key copy meeting its own sequence: both stay as they are
+        if self._same_structure(first, second):  # B·H meeting B·H: each part meets its twin
+            for part_a, part_b in zip(first.parts, second.parts):
+                self.unify(part_a, part_b, event)
+            self._parent[rb] = ra
+            return ra
         if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind == "seq"):
             self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra
@@ -105,6 +114,17 @@ class AxisTable:
         reason = "positional" if "pos" in (first.kind, second.kind) else "kinds"
         self.conflicts.append(Conflict(event, ra, rb, reason))
         return ra
+
+    def _copy_meets_base(self, copy: int, other: int) -> bool:
+        record = self.axes[copy]
+        return record.role is not None and record.base is not None and self.find(record.base) == other
+
+    def _same_structure(self, first: Axis, second: Axis) -> bool:
+        """Two flattened axes made of parts of equal sizes, in the same order."""
+        if not (first.parts and second.parts) or "mixed" in (first.kind, second.kind):
+            return False
+        sizes = [self.get(part).size for part in first.parts]
+        return len(first.parts) == len(second.parts) and sizes == [self.get(part).size for part in second.parts]
 
     def _unify_positions(self, ra: int, rb: int, event: int) -> int:
         first, second = self.axes[ra], self.axes[rb]
@@ -123,7 +143,7 @@ class AxisTable:
         key = ("role", base, role)
         if key not in self._memo:
             record = self.axes[base]
-            kind = "seq" if record.kind in SEQ_LIKE or record.kind == "unknown" else record.kind
+            kind = record.kind if record.kind in DIAGNOSTIC_KINDS else "seq"
             suffix = "q" if role == "query" else "k"
             name = record.display
             name = f"T{suffix}{name[1:]}" if name.startswith("T") else f"{name}{suffix}"  # T_src -> Tq_src

@@ -67,6 +67,12 @@ class AttentionBlock:
     max_subtracted: bool = True
     scores: TensorMeta | None = None
     weights: TensorMeta | None = None
+    query_axis: int | None = None  # the score product's rows
+    key_axis: int | None = None  # ... and columns: what the block attends over
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        return tuple(axis for axis in (self.query_axis, self.key_axis) if axis is not None)
 
     @property
     def elements(self) -> int:
@@ -162,7 +168,8 @@ class BlockFinder:
             index=0, kind="sdpa", norm_event=event.index, module=event.module,
             table_shape=q.shape[:-1] + (k.shape[-2],), table_axes=table_axes, dtype=q.dtype,
             normalized_axis=key_axis, contracted_axes=(key_axis,), contraction_event=event.index,
-            product_event=event.index, contracted_size=q.shape[-1],
+            product_event=event.index, contracted_size=q.shape[-1], query_axis=out_axes[-2] if out_axes else None,
+            key_axis=key_axis,
         )
         explicit = self.flow.scalar(event, 6, "scale")
         block.scale = explicit if explicit is not None else 1 / math.sqrt(q.shape[-1])
@@ -211,6 +218,8 @@ class BlockFinder:
         )
         self._masks_after(block, chain)
         self._walk_back(block, scores.vid)
+        if block.key_axis is None and block.contracted_axes:
+            block.key_axis = block.contracted_axes[0]
 
     def _masks_after(self, block: AttentionBlock, chain: list[int]) -> None:
         masked = False
@@ -248,6 +257,7 @@ class BlockFinder:
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
         block.product_event = event.index
         facts = self.facts[event.index]
+        block.query_axis, block.key_axis = facts.rows, facts.cols
         for position, dim in facts.contracted[:1]:
             block.contracted_size = event.inputs[position].shape[dim]
         operands = [p for p, _ in facts.contracted]

@@ -14,7 +14,7 @@ class FullyMaskedRow(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        padding = analysis.meaning.padding if analysis.meaning else {}
+        padding = analysis.padding
         for block in analysis.blocks:
             patterns = [(use, pattern_of(analysis, block, use)) for use in masks_before(block)]
             patterns = [(use, p) for use, p in patterns if p is not None]
@@ -28,7 +28,8 @@ class FullyMaskedRow(Check):
                     return  # patterns of different layouts: no conclusion
             rows = hidden.all(dim=3)  # (batch, rest, T_q)
             pattern = patterns[-1][1]
-            pad = padding.get(pattern.query_seq) if pattern.query_seq else None
+            known = padding.get(pattern.query_seq) if pattern.query_seq else None
+            pad = known.pad if known is not None else None
             padding_known = pad is not None and pattern.has_batch and rows.shape[0] in (1, pad.shape[0]) \
                 and rows.shape[2] in (1, pad.shape[1])
             if padding_known:

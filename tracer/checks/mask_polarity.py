@@ -16,13 +16,13 @@ class MaskPolarity(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        padding = analysis.meaning.padding if analysis.meaning else {}
+        padding = analysis.padding
         for block in analysis.blocks:
             for use in masks_before(block):
                 pattern = pattern_of(analysis, block, use)
                 if pattern is None or not pattern.has_batch or pattern.key_seq not in padding:
                     continue
-                pad = padding[pattern.key_seq]
+                pad = padding[pattern.key_seq].pad
                 hidden_keys = pattern.hidden.all(dim=2).all(dim=1)  # (batch, T_k): hidden from every query
                 try:
                     hidden_keys, pad = torch.broadcast_tensors(hidden_keys, pad)
@@ -31,7 +31,7 @@ class MaskPolarity(Check):
                 if not bool(hidden_keys.any()):
                     continue
                 if bool((hidden_keys == ~pad).all()):
-                    told = analysis.meaning.pad_names.get(pattern.key_seq, "the inputs")
+                    told = padding[pattern.key_seq].told
                     yield self.at(
                         analysis, use.event,
                         f"the mask hides the real tokens and shows the padding (padding known from {told}): "

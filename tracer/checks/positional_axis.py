@@ -24,10 +24,12 @@ class PositionalAxis(Check):
                 continue
             first, _second = table.get(conflict.first), table.get(conflict.second)
             position, other = (conflict.first, conflict.second) if first.kind == "pos" else (conflict.second, conflict.first)
+            kind = table.get(other).kind
+            why = analysis.evidence(other, kind) if kind in ("batch", "feature") else ""
             yield self.at(
                 analysis, conflict.event,
-                f"a position-dependent table varies along {table.describe(other)} ({table.get(other).kind} axis) "
+                f"a position-dependent table varies along {table.describe(other)} ({kind} axis) "
                 f"instead of the sequence axis: its positions {table.describe(position)} line up with "
-                f"the {table.get(other).kind}",
-                hint="cut and broadcast the table so its positions meet the sequence axis: " + HINTS[analysis.layout],
+                f"the {kind}" + (f" ({why})" if why else ""),
+                hint="cut and broadcast the table so its positions meet the sequence axis: " + HINTS[analysis.layout.name],
             )

@@ -35,12 +35,14 @@ class SoftmaxAxis(Check):
                           if key_dim is not None else "normalize over the axis the values are summed over"),
                 )
             elif norm.kind in ("batch", "head"):
+                why = analysis.evidence(normalized, "batch")
                 yield self.at(
                     analysis, block.norm_event,
                     f"attention normalizes over the {norm.kind} axis {table.describe(normalized)} of the scores "
-                    f"[{scores}]: every sample attends to the other samples of the batch instead of to its own positions",
-                    hint="pass (T, B, d) to a batch_first=False nn.MultiheadAttention (or set batch_first=True); "
-                         "if the whole model is sequence-first, check it with --layout seq-first",
+                    f"[{scores}]: every sample attends to the other samples of the batch instead of to its own positions"
+                    + (f" ({why})" if why else ""),
+                    hint="a torch attention module reads (T, B, d) unless built with batch_first=True: set "
+                         "batch_first=True, or transpose the input to (T, B, d)",
                 )
 
 
