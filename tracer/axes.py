@@ -28,6 +28,7 @@ class Axis:
     role: str | None = None  # "query" or "key" for the two copies of a sequence in a score table
     base: int | None = None  # a role copy's sequence axis; a factor's split axis
     parts: tuple[int, ...] = ()  # merged and mixed axes: what went into them
+    joined: tuple[int, ...] = ()  # a sequence concatenated from these (memory + tokens, past + new)
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
 
@@ -146,6 +147,8 @@ class AxisTable:
             kind = record.kind if record.kind in DIAGNOSTIC_KINDS else "seq"
             suffix = "q" if role == "query" else "k"
             name = record.display
+            if "+" in name or "·" in name:
+                name = f"({name})"
             name = f"T{suffix}{name[1:]}" if name.startswith("T") else f"{name}{suffix}"  # T_src -> Tq_src
             self._memo[key] = self.new(
                 kind, record.size, name=name, seq=record.seq or f"axis{base}",
@@ -212,6 +215,29 @@ class AxisTable:
         roots = tuple(self.find(p) for p in parts)
         names = ", ".join(self.axes[r].display for r in roots)
         return self.new("mixed", size, name="?", parts=roots, origin=event, label=f"a mix of {names}")
+
+    def join(self, pieces: list[int], event: int) -> int:
+        """A sequence concatenated from `pieces` in order (CLS + patches, memory + tokens, past + new)."""
+        roots = tuple(self.find(piece) for piece in pieces)
+        key = ("join", roots)
+        if key not in self._memo:
+            names = [self.axes[r].name or str(self.axes[r].size) for r in roots]
+            name = "+".join(names)
+            size = sum(self.axes[r].size for r in roots)
+            self._memo[key] = self.new("seq", size, name=name, seq=f"{name}@{event}", joined=roots, origin=event,
+                                       label=f"{name} concatenated into one sequence")
+        return self._memo[key]
+
+    def alignment(self, query: int, key: int) -> int | None:
+        """How far key positions run ahead of query positions (query t is key t + offset), when
+        both index one sequence: 0 for self-attention, P for P cached or memory keys in front."""
+        query_base, key_base = self.base_of(query), self.base_of(key)
+        if query_base == key_base:
+            return 0
+        joined = self.axes[key_base].joined
+        if joined and self.find(self.base_of(joined[-1])) == query_base:
+            return sum(self.get(piece).size for piece in joined[:-1])
+        return None
 
     def describe(self, axis: int) -> str:
         """`T=5`-style name of an axis with its size, for messages and labels."""

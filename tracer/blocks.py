@@ -353,8 +353,10 @@ class BlockFinder:
             condition = event.tensor_arg(0, "condition")
             if condition is None:
                 return None
-            scores_first = main is None or main == 1 or event.inputs[main].vid == event.tensor_arg(1, "input")
-            fill = self.flow.scalar(event, 2 if scores_first else 1, "other")
+            # where(condition, scores, fill) keeps the scores where True; where(condition, fill, scores) hides them
+            other = event.arg(2, "other")
+            scores_first = not (main is not None and isinstance(other, dict) and other.get(TENSOR_SLOT) == main)
+            fill = self.flow.scalar(event, 2, "other") if scores_first else self.flow.scalar(event, 1, "input")
             value = self.flow.value(condition)
             hidden = None
             if value is not None:
