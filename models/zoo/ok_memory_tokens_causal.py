@@ -4,7 +4,6 @@ Trap for a checker that needs square causal masks: every query sees all M memory
 the tokens up to itself, so the visible keys of query t are 0 .. M + t.
 """
 
-import math
 
 import torch
 import torch.nn as nn
