@@ -134,13 +134,11 @@ class BlockFinder:
         total = self.flow.made_by(denominator.vid)
         while total is not None and total.op in ("clamp", "add", "unsqueeze", "to", "float"):
             total = self.flow.made_by(total.inputs[0].vid)
-        if total is None or total.op != "sum" or total.inputs[0].vid != numerator.vid:
+        if total is None or total.op != "sum":
             return None
-        exp = self.flow.made_by(numerator.vid)
-        while exp is not None and exp.op in ("masked_fill", "mul", "where") and exp.inputs:
-            exp = self.flow.made_by(exp.inputs[0].vid)
-        if exp is None or exp.op != "exp":
-            return None
+        exp, summed = self._exp_behind(numerator.vid), self._exp_behind(total.inputs[0].vid)
+        if exp is None or summed is None or exp.inputs[0].vid != summed.inputs[0].vid:
+            return None  # exp(s) / exp(s).sum(): one exp or two of the same scores
         contraction = self._contraction_after(event.outputs[0])
         if contraction is None:
             return None
@@ -158,6 +156,13 @@ class BlockFinder:
         block.exp_event, block.max_subtracted = exp.index, max_subtracted
         self._finish(block, contraction, scores)
         return block
+
+    def _exp_behind(self, vid: int) -> OpEvent | None:
+        """The exp that made `vid`, through the masks applied to its output."""
+        event = self.flow.made_by(vid)
+        while event is not None and event.op in ("masked_fill", "mul", "where") and event.inputs:
+            event = self.flow.made_by(event.inputs[0].vid)
+        return event if event is not None and event.op == "exp" and event.inputs else None
 
     def _sdpa(self, event: OpEvent) -> AttentionBlock:
         q, k = event.inputs[0], event.inputs[1]
