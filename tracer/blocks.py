@@ -67,6 +67,7 @@ class AttentionBlock:
     max_subtracted: bool = True
     scores: TensorMeta | None = None
     weights: TensorMeta | None = None
+    dim_event: int | None = None  # the op whose `dim` chose the normalized axis (softmax, or the sum)
     query_axis: int | None = None  # the score product's rows
     key_axis: int | None = None  # ... and columns: what the block attends over
 
@@ -124,6 +125,7 @@ class BlockFinder:
         if contraction is None:
             return None
         block = self._new_block("softmax", event, event.inputs[0], self.facts[event.index].normalized)
+        block.dim_event = event.index
         self._finish(block, contraction, event.inputs[0])
         return block
 
@@ -153,7 +155,7 @@ class BlockFinder:
                 max_subtracted = True
                 scores = shifted.inputs[0]
         block = self._new_block("handwritten", event, scores, self.facts[total.index].normalized)
-        block.exp_event, block.max_subtracted = exp.index, max_subtracted
+        block.exp_event, block.max_subtracted, block.dim_event = exp.index, max_subtracted, total.index
         self._finish(block, contraction, scores)
         return block
 

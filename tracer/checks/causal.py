@@ -18,7 +18,7 @@ from typing import Iterator
 import torch
 
 from ..blocks import MaskUse
-from ..evidence.provenance import construction
+from ..evidence.provenance import construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
 from .patterns import BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of
@@ -87,26 +87,42 @@ def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) 
     part = _causal_part(analysis, block, use)
     if part is None:
         return CausalAdvice(_generic_hint(offset), (), where)
-    related = construction(analysis, part.vid, "causal mask built here")
-    triangle = next((analysis.recording.events[i] for i in part.events
-                     if analysis.recording.events[i].op in ("tril", "triu")), None)
-    kept = analysis.recording.values.get(triangle.outputs[0].vid) if triangle is not None else None
-    drawn = pattern.placement.canonical(kept) if kept is not None and pattern.placement is not None else None
-    if drawn is None:
+    related = construction(analysis, part.vid, "causal mask built here", use.event)
+    found = _triangle(analysis, part, related)
+    if found is None or pattern.placement is None:
         return CausalAdvice(_generic_hint(offset), related, where)
-    marks_hidden = _marks_hidden(drawn, pattern.hidden)
-    diagonal = triangle.arg(1, "diagonal", 0)
-    if triangle.op == "tril" and marks_hidden is False:
-        hint = f"keep keys j <= i{_plus(offset)}: torch.tril(ones, diagonal={offset}), not diagonal={diagonal}"
-    elif triangle.op == "triu" and marks_hidden is True:
-        hint = f"hide keys j > i{_plus(offset)}: torch.triu(ones, diagonal={offset + 1}), not diagonal={diagonal}"
-    elif triangle.op == "triu":
+    op, diagonal, vid = found
+    kept = analysis.recording.values.get(vid)
+    drawn = pattern.placement.canonical(kept) if kept is not None else None
+    marks_hidden = _marks_hidden(drawn, pattern.hidden) if drawn is not None else None
+    written = f", not diagonal={diagonal}" if diagonal is not None else ""
+    if op == "tril" and marks_hidden is False:
+        hint = f"keep keys j <= i{_plus(offset)}: torch.tril(ones, diagonal={offset}){written}"
+    elif op == "triu" and marks_hidden is True:
+        hint = f"hide keys j > i{_plus(offset)}: torch.triu(ones, diagonal={offset + 1}){written}"
+    elif op == "triu" and marks_hidden is False:
         hint = (f"this keep-mask is the upper triangle (the future): keep the lower one, "
                 f"torch.tril(ones, diagonal={offset}), or hide torch.triu(ones, diagonal={offset + 1})")
-    else:
+    elif op == "tril" and marks_hidden is True:
         hint = (f"this hide-mask is the lower triangle (the past): hide the upper one, "
                 f"torch.triu(ones, diagonal={offset + 1}), or keep torch.tril(ones, diagonal={offset})")
+    else:
+        hint = _generic_hint(offset)
     return CausalAdvice(hint, related, where)
+
+
+def _triangle(analysis, part, related) -> tuple[str, int | None, int] | None:
+    """(tril or triu, its diagonal, the value it made) behind a causal part: a recorded op, or a call
+    on the line that built a buffer in `__init__` (then the value is the buffer as the forward read it)."""
+    events = analysis.recording.events
+    for index in part.events:
+        if events[index].op in ("tril", "triu"):
+            return events[index].op, events[index].arg(1, "diagonal", 0), events[index].outputs[0].vid
+    for place in related:
+        written = triangle_call(place.file, place.line)
+        if written is not None and part.events:
+            return written[0], written[1], events[part.events[-1]].outputs[0].vid
+    return None
 
 
 def _generic_hint(offset: int) -> str:

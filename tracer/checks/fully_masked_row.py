@@ -37,6 +37,9 @@ class FullyMaskedRow(Check):
             last_use, pattern = patterns[-1]
             union = replace(pattern, hidden=hidden)
             rows = hidden.all(dim=KEY) & ~padded_queries(analysis, union)  # (batch, rest, T_q)
+            if pattern.placement is not None:  # a mask broadcast over the queries hides every row alike
+                size_q = pattern.placement.sizes[pattern.placement.query]
+                rows = rows.expand(*rows.shape[:-1], size_q)
             if bool(rows.any()):
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
                                     excused=bool(padded_queries(analysis, union).any()))

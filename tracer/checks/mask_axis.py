@@ -41,7 +41,7 @@ class MaskAxis(Check):
             if not rows or any(part.along_keys_only or part.varies(BATCH) and part.varies(KEY) for part in parts):
                 return None
             part = rows[0]
-            built = construction(analysis, part.vid, "the query-side mask built here")
+            built = construction(analysis, part.vid, "the query-side mask built here", use.event)
             return self.at(
                 analysis, use.event,
                 "the padding part of this combined mask varies over the query axis but not over the key axis: it "
@@ -54,7 +54,7 @@ class MaskAxis(Check):
                 analysis, use.event,
                 "the mask varies over the query axis but not over the key axis: it hides whole query "
                 "rows instead of padding keys, and every query still reads the padding",
-                hint=HINT, related=construction(analysis, use.mask.vid, "mask built here") if use.mask else (),
+                hint=HINT, related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
             )
         return None
 
@@ -70,5 +70,5 @@ class MaskAxis(Check):
             "the scores' (a per-head (B*H, T, T) mask must be batch-major, as repeat_interleave builds it; a "
             "(1, B, 1, T) layout lines the batch up with the heads)",
             hint="expand a (B, T) padding mask per head with mask.repeat_interleave(H, dim=0), not mask.repeat(H, 1, 1)",
-            related=construction(analysis, use.mask.vid, "mask built here") if use.mask else (),
+            related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
         )

@@ -6,6 +6,7 @@ from typing import Iterable
 
 import torch
 
+from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
 from .patterns import masks_before, pattern_of
@@ -38,4 +39,5 @@ class MaskPolarity(Check):
                         "its convention is inverted",
                         hint="nn.MultiheadAttention's key_padding_mask wants True = ignore, so pass "
                              "attention_mask == 0; SDPA's boolean attn_mask wants True = attend",
+                        related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
                     )
