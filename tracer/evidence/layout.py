@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from ..events import Recording
+from ..rules.spatial import CONVOLUTIONS
 from .sources import candidates, data_inputs
 
 if TYPE_CHECKING:
@@ -198,6 +199,12 @@ class VoteCollector:
 
     def _features(self) -> None:
         analysis = self.analysis
+        for event in analysis.recording.ops(*CONVOLUTIONS):  # (B, C, ...): the batch, then channels
+            axes = analysis.axes_of(event.inputs[0]) if event.inputs else ()
+            spatial = len(event.inputs[1].shape) - 2 if len(event.inputs) > 1 else 0
+            if len(axes) == spatial + 2:
+                self.vote(axes[0], "batch", FEATURES, f"{event.op} keeps it apart", event.index)
+                self.vote(axes[1], "feature", FEATURES, f"{event.op} acts on it", event.index)
         for event in analysis.recording.ops("linear", "layer_norm", "rms_norm"):
             if not event.inputs:
                 continue
