@@ -245,8 +245,13 @@ class AxisTable:
         return None
 
     def describe(self, axis: int) -> str:
-        """`T=5`-style name of an axis with its size, for messages and labels."""
+        """`T=5`-style name of an axis with its size, for messages and labels: a singleton is `1`,
+        an axis nothing named is its size alone."""
         record = self.get(axis)
+        if record.kind == "one":
+            return "1"
+        if record.kind == "unknown" and not record.name:
+            return str(record.size)
         return f"{record.display}={record.size}"
 
     def describe_shape(self, axes: tuple[int, ...]) -> str:
