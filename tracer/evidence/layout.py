@@ -185,8 +185,8 @@ class VoteCollector:
                 self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side])
 
     def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...]) -> None:
-        if not any(self._is_positions(axis) for axis in table_axes):
-            return
+        if not any(self._is_positions(axis) for axis in table_axes) or any(self._is_positions(a) for a in data_axes):
+            return  # positions against positions (i - j for a relative bias) say nothing about the data
         for offset in range(1, min(len(table_axes), len(data_axes)) + 1):
             table_axis, data_axis = table_axes[-offset], data_axes[-offset]
             if self._is_positions(table_axis) and table_shape[-offset] > 1:
