@@ -28,30 +28,59 @@ def _is_internal(filename: str) -> bool:
     return known
 
 
+_RECORDING_FILES = tuple(
+    os.path.join(_INTERNAL_ROOTS[1], f"{name}.py")
+    for name in ("recorder", "source", "arguments", "valuebook", "values", "statistics", "metadevice", "events")
+)
+
+
+def _is_caller_side(filename: str) -> bool:
+    """attnscope code that *calls* the model (the CLI, `check`), as opposed to the recorder inside it."""
+    return filename.startswith(_INTERNAL_ROOTS[1]) and not filename.startswith(_RECORDING_FILES)
+
+
 # Every code object seen, by id, and held (`_held`) so that no id is reused while known:
-# hashing a code object itself would hash its constants. A user frame's line comes from its
-# code's instruction offset -> line cache, because `frame.f_lineno` scans the line table.
+# hashing a code object itself would hash its constants. Internal code is passed over,
+# attnscope's calling code ends the search, and a user frame's line comes from its code's
+# instruction offset -> line cache, because `frame.f_lineno` scans the line table.
 _internal_ids: set[int] = set()
+_caller_ids: set[int] = set()
 _user_lines: dict[int, dict[int, int]] = {}
 _held: list[CodeType] = []
+_CALLER_SIDE: dict[int, int] = {}  # a shared marker: "stop here"
 
 
 def _user_lines_of(code: CodeType) -> dict[int, int] | None:
-    """The line cache of `code` if it is the user's; None (and remembered) if it is internal."""
+    """The line cache of `code` if it is the user's, `_CALLER_SIDE` if it is attnscope's calling
+    code; None (and remembered) if it is internal."""
     lines = _user_lines.get(id(code))
     if lines is None and id(code) not in _internal_ids:
+        if id(code) in _caller_ids:
+            return _CALLER_SIDE
         _held.append(code)
-        if _is_internal(code.co_filename):
-            _internal_ids.add(id(code))
-        else:
+        if not _is_internal(code.co_filename):
             lines = _user_lines[id(code)] = {}
+        elif _is_caller_side(os.path.abspath(code.co_filename)):
+            _caller_ids.add(id(code))
+            return _CALLER_SIDE
+        else:
+            _internal_ids.add(id(code))
     return lines
 
 
 def user_frame(start: FrameType | None = None) -> FrameType | None:
-    """The innermost frame whose code lives outside torch and attnscope."""
+    """The innermost frame whose code lives outside torch and attnscope.
+
+    The search stops at attnscope's own calling code: an op of a torch library module that
+    attnscope called directly has no user line, rather than the attnscope launcher's.
+    """
     frame = start if start is not None else sys._getframe(1)
-    while frame is not None and _user_lines_of(frame.f_code) is None:
+    while frame is not None:
+        lines = _user_lines_of(frame.f_code)
+        if lines is _CALLER_SIDE:
+            return None
+        if lines is not None:
+            break
         frame = frame.f_back
     return frame
 
@@ -68,6 +97,8 @@ def user_location(start: FrameType | None = None) -> tuple[str, int]:
             if id(code) in internal or (lines := _user_lines_of(code)) is None:
                 frame = frame.f_back
                 continue
+            if lines is _CALLER_SIDE:
+                return "", 0
         line = lines.get(frame.f_lasti)
         if line is None:
             line = lines[frame.f_lasti] = frame.f_lineno
