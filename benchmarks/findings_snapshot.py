@@ -29,6 +29,8 @@ def _where(place: dict[str, Any]) -> None:
     has its finding at the wrapper's line, which is no part of what is compared."""
     if place["file"] == os.path.abspath(__file__):
         place["file"], place["line"] = "(the caller)", 0
+    elif "site-packages" + os.sep in place["file"]:  # an installed library's line, wherever it lives
+        place["file"] = place["file"].split("site-packages" + os.sep, 1)[1]
     elif place["file"]:
         place["file"] = os.path.relpath(place["file"], ROOT)
 
