@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import subprocess
@@ -192,6 +193,7 @@ def main() -> None:
     parser.add_argument("--no-torchlens", action="store_true")
     parser.add_argument("--profile", choices=("recording", "analysis", "checked"))
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     options = parser.parse_args()
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread, CPU time, min of {options.repeat}")
@@ -200,7 +202,10 @@ def main() -> None:
             profile(name, options.profile, options.repeat, options.top)
             continue
         repeat = options.repeat if name == "small" else max(3, options.repeat // 5)
-        report(name, measure(name, repeat, not options.no_torchlens))
+        figures = measure(name, repeat, not options.no_torchlens)
+        report(name, figures)
+        if options.json:
+            print(json.dumps({"model": name, **figures}))
 
 
 if __name__ == "__main__":

@@ -67,9 +67,6 @@ def plain_kwargs(kwargs: dict[str, Any], tensors: list[torch.Tensor]) -> dict[st
 
 def tensors_in(value: Any) -> Iterator[torch.Tensor]:
     """Every tensor inside nested tuples, lists, dicts and dataclass-like outputs, in order."""
-    if type(value) is tuple and all(isinstance(item, Tensor) for item in value):
-        yield from value  # a module's positional arguments, most often
-        return
     if isinstance(value, torch.Tensor):
         yield value
     elif isinstance(value, (list, tuple)):
@@ -81,6 +78,18 @@ def tensors_in(value: Any) -> Iterator[torch.Tensor]:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for item in dataclasses.fields(value):
             yield from tensors_in(getattr(value, item.name))
+
+
+def tensor_list(value: Any) -> list[torch.Tensor]:
+    """`list(tensors_in(value))`, without generators for the common cases: a module's
+    arguments (a tuple of tensors) and its output (one tensor)."""
+    if isinstance(value, Tensor):
+        return [value]
+    if type(value) is tuple:
+        found = [item for item in value if isinstance(item, Tensor)]
+        if len(found) == len(value):
+            return found
+    return list(tensors_in(value))
 
 
 def output_tensors(result: Any) -> list[torch.Tensor]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 import torch.nn.functional as F
@@ -22,9 +22,10 @@ from torch import nn
 from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
 from torch.overrides import TorchFunctionMode
 
-from .arguments import output_tensors, plain_args, plain_kwargs, tensors_in
+from .arguments import output_tensors, plain_args, plain_kwargs, tensor_list, tensors_in
 from .events import ModuleCall, OpEvent, Recording, Source, TensorMeta
 from .metadevice import HOST_COPIES, on_meta, without_copy
+from .modulefacts import layout_attributes, learn_names
 from .opnames import OpName, op_name
 from .source import raise_location, user_location
 from .valuebook import SAME_WHEN_UNCHANGED, ValueBook
@@ -37,52 +38,24 @@ Tensor = torch.Tensor
 # the recorder re-enters them with the mode on so their inner matmul/softmax are seen.
 COMPOSITES = frozenset({F.multi_head_attention_forward})
 
-LAYOUT_ATTRIBUTES = ("batch_first", "padding_idx")
+# What `__torch_function__` must know of a function beyond its name, as bits.
+QUERY, COMPOSITE, HOST_COPY, WRITES_IF_TRAINING = 1, 2, 4, 8
 
 
-def layout_attributes(module: nn.Module) -> dict[str, Any]:
-    """What a module states about its inputs' layout: evidence the analysis weighs.
-
-    `batch_first` of torch's attention and transformer modules, `padding_idx` of embeddings,
-    and a HuggingFace config's `pad_token_id`; plain data, so a saved recording keeps them.
-    """
-    stated = {name: value for name in LAYOUT_ATTRIBUTES
-              if isinstance(value := _attribute(module, name), (bool, int)) and not isinstance(value, torch.Tensor)}
-    config = _attribute(module, "config")
-    pad = getattr(config, "pad_token_id", None) if config is not None else None
-    if isinstance(pad, int):
-        stated["pad_token_id"] = pad
-    return stated
+# func -> (its name, its special bits), for every function any recorder has seen
+_KNOWN: dict[Callable, tuple[OpName, int]] = {}
 
 
-def _attribute(module: nn.Module, name: str) -> Any:
-    """`getattr(module, name, None)` without raising (and formatting) the AttributeError that
-    a missing name costs: asked of every module a forward calls."""
-    found = module.__dict__.get(name, _MISSING)
-    if found is _MISSING:
-        key = (type(module), name)
-        on_class = _ON_CLASS.get(key)
-        if on_class is None:
-            on_class = _ON_CLASS[key] = any(name in klass.__dict__ for klass in type(module).__mro__)
-        found = getattr(module, name, None) if on_class else None
-    return found
-
-
-_MISSING = object()
-_ON_CLASS: dict[tuple[type, str], bool] = {}
+def _classify(func: Callable) -> tuple[OpName, int]:
+    name = op_name(func)
+    special = (QUERY if name.query else 0) | (COMPOSITE if func in COMPOSITES else 0)
+    special |= (HOST_COPY if name.op in HOST_COPIES else 0) | (WRITES_IF_TRAINING if name.op in SAME_WHEN_UNCHANGED else 0)
+    return name, special
 
 
 def error_text(error: BaseException) -> str:
     """How a recording names the exception a forward pass raised: "RuntimeError: message"."""
     return f"{type(error).__name__}: {error}"
-
-
-def _modules_under(module: nn.Module, path: str) -> Iterator[tuple[str, nn.Module]]:
-    """`module.named_modules(remove_duplicate=False)`, as a plain recursion."""
-    yield path, module
-    for name, child in module._modules.items():
-        if child is not None:
-            yield from _modules_under(child, f"{path}.{name}" if path else name)
 
 
 class Recorder(TorchFunctionMode):
@@ -102,7 +75,6 @@ class Recorder(TorchFunctionMode):
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")
         self.keeper = ValueKeeper(value_budget_bytes, mask_budget_bytes)
         self.values = ValueBook(self.keeper)
-        self._names: dict[Callable, OpName] = {}
         self._stack: list[dict[str, Any]] = []
         self._calls: list[ModuleCall | None] = []
         self._paths: dict[int, str] = {}
@@ -137,6 +109,7 @@ class Recorder(TorchFunctionMode):
                 torch.backends.mha.set_fastpath_enabled(self._fastpath)
             while self._stack:  # only left open if a hook itself failed
                 self._close_call(self._stack[-1], None, raised=True)
+
             self.recording.module_calls = [call for call in self._calls if call is not None]
             self.recording.values = self.keeper.kept
             self.recording.dropped = list(self.keeper.dropped)
@@ -167,20 +140,7 @@ class Recorder(TorchFunctionMode):
             self.recording.notes.append(text)
 
     def _learn_names(self, model: nn.Module) -> None:
-        """Paths of modules and names of parameters and buffers, first name wins: what
-        `named_modules`, `named_parameters` and `named_buffers` (remove_duplicate=False) give, in
-        one walk."""
-        paths, named = self._paths, self._named_tensors
-        buffers: list[tuple[int, str]] = []
-        for path, module in _modules_under(model, ""):
-            paths.setdefault(id(module), path)
-            prefix = f"{path}." if path else ""
-            for name, tensor in module._parameters.items():
-                if tensor is not None:
-                    named.setdefault(id(tensor), ("param", prefix + name))
-            buffers += [(id(tensor), prefix + name) for name, tensor in module._buffers.items() if tensor is not None]
-        for key, name in buffers:
-            named.setdefault(key, ("buffer", name))
+        learn_names(model, self._paths, self._named_tensors)
 
     # ----------------------------------------------------------------- values
     def _value_of(self, tensor: torch.Tensor) -> TensorMeta:
@@ -256,7 +216,7 @@ class Recorder(TorchFunctionMode):
             "path": path,
             "parent": parent["index"] if parent else None,
             "first_event": len(self.recording.events),
-            "inputs": () if named_later else tuple(map(self._value_of, tensors_in(args))),
+            "inputs": () if named_later else tuple(map(self._value_of, tensor_list(args))),
         })
         self._calls.append(None)
 
@@ -277,20 +237,20 @@ class Recorder(TorchFunctionMode):
 
     def _close_call(self, call: dict[str, Any], output: Any, raised: bool) -> None:
         self._stack.pop()
-        outputs = tuple(map(self._value_of, tensors_in(output)))
+        outputs = tuple(map(self._value_of, tensor_list(output)))
         module = call["module"]
         attributes = self._attributes.get(id(module))
         if attributes is None:
             attributes = self._attributes[id(module)] = layout_attributes(module)
-        self._calls[call["index"]] = ModuleCall(
-            index=call["index"], path=call["path"], type_name=type(module).__name__,
-            parent=call["parent"], depth=len(self._stack), first_event=call["first_event"],
-            end_event=len(self.recording.events), forward_pass=self.recording.forward_passes - 1,
-            inputs=call["inputs"], outputs=outputs, training=module.training, raised=raised,
-            attributes=attributes,
+        self._calls[call["index"]] = ModuleCall(  # index, path, type_name, parent, depth, first_event,
+            # end_event, forward_pass, inputs, outputs, training, raised, attributes
+            call["index"], call["path"], type(module).__name__, call["parent"], len(self._stack),
+            call["first_event"], len(self.recording.events), self.recording.forward_passes - 1,
+            call["inputs"], outputs, module.training, raised, attributes,
         )
         if not self._stack:
             self.recording.outputs = list(outputs)
+
 
     def _enter_root(self, module: nn.Module, args: tuple, kwargs: dict) -> None:
         """A pre-hook on the traced model itself: only a module's own hooks see keyword arguments."""
@@ -309,18 +269,20 @@ class Recorder(TorchFunctionMode):
             kwargs = {}
         if self._paused or not self._stack:
             return func(*args, **kwargs)
-        name = self._names.get(func)
-        if name is None:
-            name = self._names[func] = op_name(func)
-        if name.query:
-            if name.op == "__bool__" and args[0].is_meta:
-                return self._guess_on_meta()
-            return func(*args, **kwargs)
-        if func in COMPOSITES:
-            return self._run_composite(func, args, kwargs)
+        known = _KNOWN.get(func)
+        if known is None:
+            known = _KNOWN[func] = _classify(func)
+        name, special = known
+        if special:  # the few kinds of call that need more than the common path
+            if special & QUERY:
+                if name.op == "__bool__" and args[0].is_meta:
+                    return self._guess_on_meta()
+                return func(*args, **kwargs)
+            if special & COMPOSITE:
+                return self._run_composite(func, args, kwargs)
+            if special & HOST_COPY and on_meta(args):
+                func = self._kept_on_meta(name, args, kwargs) or func
         op = name.op
-        if op in HOST_COPIES and on_meta(args):
-            func = self._kept_on_meta(name, args, kwargs) or func
         tensors: list[torch.Tensor] = []
         written_args = plain_args(args, tensors)
         written_kwargs = plain_kwargs(kwargs, tensors) if kwargs else {}
@@ -330,7 +292,7 @@ class Recorder(TorchFunctionMode):
             entry = entries.get(id(tensor))
             inputs.append(entry[1] if entry is not None and entry[0]() is tensor else self._value_of(tensor))
         inputs = tuple(inputs)
-        version = tensors[0]._version if op in SAME_WHEN_UNCHANGED and tensors else None
+        version = tensors[0]._version if special & WRITES_IF_TRAINING and tensors else None
         try:
             result = func(*args, **kwargs)
         except Exception as error:
