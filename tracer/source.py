@@ -40,32 +40,27 @@ def _is_caller_side(filename: str) -> bool:
 
 
 # Every code object seen, by id, and held (`_held`) so that no id is reused while known:
-# hashing a code object itself would hash its constants. Internal code is passed over,
-# attnscope's calling code ends the search, and a user frame's line comes from its code's
-# instruction offset -> line cache, because `frame.f_lineno` scans the line table.
-_internal_ids: set[int] = set()
-_caller_ids: set[int] = set()
-_user_lines: dict[int, dict[int, int]] = {}
+# hashing a code object itself would hash its constants. A user code's entry is its cache of
+# instruction offset -> line (a frame's `f_lineno` scans the line table); internal code's is
+# None (passed over); attnscope's calling code's is `_CALLER_SIDE` (the search ends there).
+_codes: dict[int, dict[int, int] | None] = {}
 _held: list[CodeType] = []
-_CALLER_SIDE: dict[int, int] = {}  # a shared marker: "stop here"
+_CALLER_SIDE: dict[int, int] = {}
+_UNKNOWN: dict[int, int] = {}
 
 
-def _user_lines_of(code: CodeType) -> dict[int, int] | None:
-    """The line cache of `code` if it is the user's, `_CALLER_SIDE` if it is attnscope's calling
-    code; None (and remembered) if it is internal."""
-    lines = _user_lines.get(id(code))
-    if lines is None and id(code) not in _internal_ids:
-        if id(code) in _caller_ids:
-            return _CALLER_SIDE
+def _entry(code: CodeType) -> dict[int, int] | None:
+    entry = _codes.get(id(code), _UNKNOWN)
+    if entry is _UNKNOWN:
         _held.append(code)
         if not _is_internal(code.co_filename):
-            lines = _user_lines[id(code)] = {}
+            entry = {}
         elif _is_caller_side(os.path.abspath(code.co_filename)):
-            _caller_ids.add(id(code))
-            return _CALLER_SIDE
+            entry = _CALLER_SIDE
         else:
-            _internal_ids.add(id(code))
-    return lines
+            entry = None
+        _codes[id(code)] = entry
+    return entry
 
 
 def user_frame(start: FrameType | None = None) -> FrameType | None:
@@ -76,10 +71,10 @@ def user_frame(start: FrameType | None = None) -> FrameType | None:
     """
     frame = start if start is not None else sys._getframe(1)
     while frame is not None:
-        lines = _user_lines_of(frame.f_code)
-        if lines is _CALLER_SIDE:
+        entry = _entry(frame.f_code)
+        if entry is _CALLER_SIDE:
             return None
-        if lines is not None:
+        if entry is not None:
             break
         frame = frame.f_back
     return frame
@@ -89,16 +84,20 @@ def user_location(start: FrameType | None = None) -> tuple[str, int]:
     """`(file, line)` of the user's call being recorded (the first user frame from `start`,
     by default the caller's), or `("", 0)` if there is none."""
     frame = start if start is not None else sys._getframe(1)
-    internal, known = _internal_ids, _user_lines
+    codes = _codes
     while frame is not None:
         code = frame.f_code
-        lines = known.get(id(code))
+        lines = codes.get(id(code), _UNKNOWN)
         if lines is None:
-            if id(code) in internal or (lines := _user_lines_of(code)) is None:
+            frame = frame.f_back
+            continue
+        if lines is _UNKNOWN:
+            lines = _entry(code)
+            if lines is None:
                 frame = frame.f_back
                 continue
-            if lines is _CALLER_SIDE:
-                return "", 0
+        if lines is _CALLER_SIDE:
+            return "", 0
         line = lines.get(frame.f_lasti)
         if line is None:
             line = lines[frame.f_lasti] = frame.f_lineno
