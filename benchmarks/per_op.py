@@ -133,12 +133,14 @@ def measure(name: str, repeat: int, with_torchlens: bool) -> dict[str, float]:
     with torch.no_grad():
         measured = stages(model, args, kwargs)
         ops = len(measured["recording"]().recording.events)
-        # Interleaved rounds, so a burst of load from other jobs hits every stage alike.
+        # Interleaved rounds in a rotating order, so that neither a burst of load from other
+        # jobs nor the allocator's state left by the previous stage favours one stage.
         best = {stage: float("inf") for stage in measured}
         for function in measured.values():
             function()  # warm-up
-        for _ in range(repeat):
-            for stage, function in measured.items():
+        order = list(measured.items())
+        for round_ in range(repeat):
+            for stage, function in order[round_ % len(order):] + order[: round_ % len(order)]:
                 start = time.process_time()
                 function()
                 best[stage] = min(best[stage], getattr(function, "seconds", time.process_time() - start))
@@ -201,7 +203,7 @@ def main() -> None:
         if options.profile:
             profile(name, options.profile, options.repeat, options.top)
             continue
-        repeat = options.repeat if name == "small" else max(3, options.repeat // 5)
+        repeat = options.repeat if name == "small" else max(5, options.repeat // 4)
         figures = measure(name, repeat, not options.no_torchlens)
         report(name, figures)
         if options.json:
