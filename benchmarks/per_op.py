@@ -15,7 +15,10 @@ op what each stage adds:
 - torchlens (`torchlens.trace`, its defaults) where it is installed, in a process of its own
   since it wraps torch's functions globally.
 
-`--profile recording|analysis` prints cProfile's top functions of that stage.
+`--profile recording|analysis` prints cProfile's top functions of that stage. `--values`
+prints how much of one recording went into the values (statistics and copies), timed
+directly: on BERT-base those are the recording's main cost, and a direct figure does not
+drown in the noise of a two-second forward the way a difference of two forwards does.
 """
 
 from __future__ import annotations
@@ -188,6 +191,44 @@ def profile(name: str, stage: str, repeat: int, top: int) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
+def values_share(name: str, repeat: int) -> None:
+    """CPU time spent in `ValueBook.output` and `ValueBook.source` during one recorded forward
+    (the run with the least of it among `repeat`)."""
+    from tracer.valuebook import ValueBook
+
+    spent = [0.0]
+
+    def timed(method: Callable) -> Callable:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                spent[0] += time.process_time() - start
+        return wrapper
+
+    torch.manual_seed(0)
+    model, args, kwargs = MODELS[name]()
+    model.eval()
+    originals = ValueBook.output, ValueBook.source
+    with torch.no_grad():
+        record = stages(model, args, kwargs)["recording"]
+        record()
+        ValueBook.output, ValueBook.source = timed(originals[0]), timed(originals[1])
+        runs = []
+        try:
+            for _ in range(repeat):
+                spent[0] = 0.0
+                start = time.process_time()
+                recording = record().recording
+                runs.append((spent[0], time.process_time() - start))
+        finally:
+            ValueBook.output, ValueBook.source = originals
+    values, total = min(runs)
+    print(f"{name}: a recorded forward {total * 1e3:.1f} ms, of which values (statistics and copies) "
+          f"{values * 1e3:.1f} ms for {len(recording.events)} ops; {len(recording.values)} values copied")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(MODELS), action="append")
@@ -196,12 +237,16 @@ def main() -> None:
     parser.add_argument("--profile", choices=("recording", "analysis", "checked"))
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
+    parser.add_argument("--values", action="store_true", help="time spent on values in one recording")
     options = parser.parse_args()
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread, CPU time, min of {options.repeat}")
     for name in options.only or MODELS:
         if options.profile:
             profile(name, options.profile, options.repeat, options.top)
+            continue
+        if options.values:
+            values_share(name, options.repeat if name == "small" else max(3, options.repeat // 4))
             continue
         repeat = options.repeat if name == "small" else max(5, options.repeat // 4)
         figures = measure(name, repeat, not options.no_torchlens)

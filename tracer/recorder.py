@@ -87,7 +87,7 @@ class Recorder(TorchFunctionMode):
     # ----------------------------------------------------------------- install / remove
     def start(self) -> None:
         if self.model is not None:
-            self._learn_names(self.model)
+            learn_names(self.model, self._paths, self._named_tensors)
         self._fastpath = torch.backends.mha.get_fastpath_enabled()
         torch.backends.mha.set_fastpath_enabled(False)
         self._handles = [
@@ -109,7 +109,6 @@ class Recorder(TorchFunctionMode):
                 torch.backends.mha.set_fastpath_enabled(self._fastpath)
             while self._stack:  # only left open if a hook itself failed
                 self._close_call(self._stack[-1], None, raised=True)
-
             self.recording.module_calls = [call for call in self._calls if call is not None]
             self.recording.values = self.keeper.kept
             self.recording.dropped = list(self.keeper.dropped)
@@ -138,9 +137,6 @@ class Recorder(TorchFunctionMode):
     def _note(self, text: str) -> None:
         if text not in self.recording.notes:
             self.recording.notes.append(text)
-
-    def _learn_names(self, model: nn.Module) -> None:
-        learn_names(model, self._paths, self._named_tensors)
 
     # ----------------------------------------------------------------- values
     def _value_of(self, tensor: torch.Tensor) -> TensorMeta:
@@ -187,7 +183,7 @@ class Recorder(TorchFunctionMode):
                 return
             self.recording.forward_passes += 1
             if self.model is None:
-                self._learn_names(module)
+                learn_names(module, self._paths, self._named_tensors)
                 self.recording.root_type = type(module).__name__
         # The recorder's own bookkeeping: not recorded, and not even dispatched to the mode.
         self._paused = True

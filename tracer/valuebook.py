@@ -138,6 +138,3 @@ class ValueBook:
         if meta.dtype != first.dtype or meta.numel != first.numel:
             return False
         return op not in SAME_WHEN_UNCHANGED or (unchanged and tensor is operands[0])
-
-    def statistics_of(self, vid: int) -> ValueStats | None:
-        return self._stats.get(vid)
