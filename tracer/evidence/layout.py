@@ -33,6 +33,7 @@ DECLARED = 4.0  # batch_first=True on a torch module
 DEFAULT = 1.0  # batch_first=False, torch's default
 POSITIONS = 2.0
 FEATURES = 2.0
+LONGER = 1.0  # the weakest prior: in an example batch the sequence is usually longer than the batch
 HAND_WRITTEN_BATCH = 2.0
 FORCED = ("batch-first", "seq-first")
 POSITION_OPS = ("add", "sub", "mul")
@@ -131,21 +132,40 @@ class VoteCollector:
         for axis, dims in inputs.dims.items():
             self.dims_by_root.setdefault(self.table.find(axis), []).extend(dims)
         self.calls = {call.path: call for call in analysis.recording.module_calls}
-        self.votes: list[Vote] = []
+        self.seen: dict[tuple[int, int, str, str], Vote] = {}
 
     def dims_of(self, axis: int) -> list[tuple[int, int]]:
         """The input dims an axis stands for (a role copy stands for its sequence)."""
         return self.dims_by_root.get(self.table.find(self.table.base_of(axis)), [])
 
     def vote(self, axis: int, role: str, weight: float, reason: str, event: int | None) -> None:
+        """One vote per dim, role and kind of evidence: a table applied to q and k, or twelve layers
+        of one attention, are one piece of evidence each, not many."""
         for vid, dim in self.dims_of(axis):
-            self.votes.append(Vote(vid, dim, role, weight, reason, event))
+            key = (vid, dim, role, reason)
+            if key not in self.seen or self.seen[key].weight < weight:
+                self.seen[key] = Vote(vid, dim, role, weight, reason, event)
+
+    @property
+    def votes(self) -> list[Vote]:
+        return list(self.seen.values())
 
     def collect(self) -> list[Vote]:
         self._attention()
         self._positions()
         self._features()
+        self._lengths()
         return self.votes
+
+    def _lengths(self) -> None:
+        """Of an input that may be (B, T) or (T, B), the longer leading dim is likelier the sequence."""
+        for source in data_inputs(self.analysis.recording):
+            options = candidates(source)
+            shape = source.meta.shape
+            if any(option[:2] == ("seq", "batch") for option in options) and shape[0] != shape[1]:
+                longer = 0 if shape[0] > shape[1] else 1
+                key = (source.meta.vid, longer, "seq", "it is the longer of the first two dims")
+                self.seen[key] = Vote(source.meta.vid, longer, "seq", LONGER, key[3])
 
     def _weights(self, module: str) -> tuple[float, float]:
         """(sequence, batch) weight of the evidence an attention block in `module` gives."""
