@@ -56,7 +56,7 @@ class Layout:
     """The settled roles of every data input's dims, and the evidence behind them."""
 
     roles: dict[int, tuple[str, ...]] = field(default_factory=dict)  # vid -> "batch"/"seq"/"feature"/"" per dim
-    attention_products: frozenset[int] = frozenset()  # query-key products found by the last pass
+    attention_products: dict[int, bool] = field(default_factory=dict)  # query-key product -> keys in its rows
     votes: list[Vote] = field(default_factory=list)
     forced: str | None = None  # the user's --layout, which evidence does not override
 
@@ -73,9 +73,6 @@ class Layout:
                 return "seq-first" if roles.index("seq") < roles.index("batch") else "batch-first"
         return "batch-first"
 
-    def same_roles(self, other: "Layout") -> bool:
-        return self.roles == other.roles and self.attention_products == other.attention_products
-
 
 def prior_layout(recording: Recording, forced: str | None = None) -> Layout:
     """The conventional hypothesis (or the user's `--layout`), before any evidence is read."""
@@ -91,7 +88,7 @@ def prior_layout(recording: Recording, forced: str | None = None) -> Layout:
     return Layout(roles, forced=forced)
 
 
-def settle(recording: Recording, prior: Layout, votes: list[Vote], products: frozenset[int]) -> Layout:
+def settle(recording: Recording, prior: Layout, votes: list[Vote], products: dict[int, bool]) -> Layout:
     """The layout per input that the votes support best; a tie keeps the prior's choice."""
     if prior.forced is not None:
         return Layout(dict(prior.roles), products, votes, prior.forced)
@@ -239,8 +236,19 @@ def gather_votes(analysis: "Analysis", inputs: "InputAxes") -> list[Vote]:
     return VoteCollector(analysis, inputs).collect()
 
 
-def attention_products(analysis: "Analysis") -> frozenset[int]:
-    return frozenset(block.product_event for block in analysis.blocks if block.product_event is not None)
+def attention_products(analysis: "Analysis") -> dict[int, bool]:
+    """Each block's query-key product, and whether its keys are its rows: the side the weights
+    are summed over against the values is the key side, however the product was written."""
+    found, table = {}, analysis.table
+    for block in analysis.blocks:
+        if block.product_event is None or block.kind == "sdpa":
+            continue
+        facts = analysis.facts[block.product_event]
+        summed = block.contracted_axes[0] if block.contracted_axes else None
+        found[block.product_event] = bool(summed is not None and facts.query is not None
+                                          and table.same(summed, facts.query)
+                                          and not (facts.key is not None and table.same(summed, facts.key)))
+    return found
 
 
 def describe_votes(votes: Iterable[Vote], recording: Recording) -> str:
