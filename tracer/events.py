@@ -115,6 +115,7 @@ class ModuleCall:
     outputs: tuple[TensorMeta, ...] = ()
     training: bool = False
     raised: bool = False
+    attributes: dict[str, Any] = field(default_factory=dict)  # layout facts the module states, e.g. batch_first
 
 
 @dataclass

@@ -54,6 +54,23 @@ def plain(value: Any, tensors: list[torch.Tensor]) -> Any:
     return {"object": type(value).__name__}
 
 
+LAYOUT_ATTRIBUTES = ("batch_first", "padding_idx")
+
+
+def layout_attributes(module: nn.Module) -> dict[str, Any]:
+    """What a module states about its inputs' layout: evidence the analysis weighs.
+
+    `batch_first` of torch's attention and transformer modules, `padding_idx` of embeddings,
+    and a HuggingFace config's `pad_token_id`; plain data, so a saved recording keeps them.
+    """
+    stated = {name: value for name in LAYOUT_ATTRIBUTES
+              if isinstance(value := getattr(module, name, None), (bool, int)) and not isinstance(value, torch.Tensor)}
+    pad = getattr(getattr(module, "config", None), "pad_token_id", None)
+    if isinstance(pad, int):
+        stated["pad_token_id"] = pad
+    return stated
+
+
 def error_text(error: BaseException) -> str:
     """How a recording names the exception a forward pass raised: "RuntimeError: message"."""
     return f"{type(error).__name__}: {error}"
@@ -307,6 +324,7 @@ class Recorder(TorchFunctionMode):
             parent=call["parent"], depth=len(self._stack), first_event=call["first_event"],
             end_event=len(self.recording.events), forward_pass=self.recording.forward_passes - 1,
             inputs=call["inputs"], outputs=outputs, training=module.training, raised=raised,
+            attributes=layout_attributes(module),
         )
         if not self._stack:
             self.recording.outputs = list(outputs)
