@@ -14,7 +14,6 @@ from tracer.targets import TargetError, isolated
 from tracer.trace import Trace
 
 
-
 def _tui_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="TARGET",
                         help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")

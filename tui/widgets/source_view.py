@@ -1,9 +1,11 @@
 """SourceView: the user's source around the current op's call, that line highlighted.
 
-It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike. Each file
-is highlighted once, in a worker thread (Pygments compiles its lexer on first use, half a
-second that must not delay the first screen), and cached: until then the lines show plain.
-A recording opened where the model's code does not exist says so.
+It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike, and never
+wraps: a line wider than the pane ends in "…" (from 180 columns the pane holds an
+88-character line whole). Each file is highlighted once, in a worker thread (Pygments
+compiles its lexer on first use, half a second that must not delay the first screen), and
+cached: until then the lines show plain. A recording opened where the model's code does
+not exist says so.
 """
 
 from __future__ import annotations
@@ -84,8 +86,8 @@ class SourceView(Widget):
             self._highlight(event.file)
         if not lines:
             return Text(f"{event.file} is not available here", style="dim")
-        # A third of the lines before the call and the rest after: wrapped long lines above
-        # the call must not push it out of view.
+        # A third of the lines before the call and the rest after; a line wider than the pane
+        # ends in "…" instead of wrapping, so code keeps its shape and the call stays in view.
         height = max(self.content_size.height, 3)
         first, last = max(1, event.line - height // 3), min(len(lines), event.line + height)
         width = len(str(last))
@@ -97,7 +99,9 @@ class SourceView(Widget):
             if current:
                 line.stylize(CURRENT_LINE)
             shown.append(line)
-        return Text("\n").join(shown)
+        text = Text("\n").join(shown)
+        text.no_wrap, text.overflow = True, "ellipsis"
+        return text
 
     @work(thread=True, exclusive=True, group="highlight")
     def _highlight(self, filename: str) -> None:
