@@ -74,9 +74,9 @@ class MainScreen(Screen):
     BINDINGS = STEP_BINDINGS + VIEW_BINDINGS
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (180, "-xwide")]
 
-    step: reactive[int] = reactive(0)
+    step: reactive[int] = reactive(0, repaint=False)
     """Index of the current op."""
-    attention_only: reactive[bool] = reactive(False)
+    attention_only: reactive[bool] = reactive(False, repaint=False)
     """Whether the timeline shows attention-related ops only."""
 
     def __init__(self, session: Session) -> None:

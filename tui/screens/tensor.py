@@ -67,9 +67,9 @@ class TensorScreen(Screen):
         Binding("escape,q", "close", "back", tooltip="back to the op list"),
     ]
 
-    batch: reactive[int] = reactive(0)
+    batch: reactive[int] = reactive(0, repaint=False)
     """Chosen index on the first leading dim."""
-    head: reactive[int] = reactive(0)
+    head: reactive[int] = reactive(0, repaint=False)
     """Chosen index on the second leading dim."""
 
     def __init__(self, session: Session, index: int, views: list[str]) -> None:

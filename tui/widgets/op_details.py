@@ -53,7 +53,7 @@ class OpDetails(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "page down", show=False),
     ]
 
-    step: reactive[int] = reactive(0)
+    step: reactive[int] = reactive(0, repaint=False)
     """Index of the op to describe."""
 
     def __init__(self, session: Session, **options: object) -> None:
