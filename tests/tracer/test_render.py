@@ -21,8 +21,8 @@ import pytest
 
 from tracer.cli import main
 from tracer.commands.common import trace_target
-from tracer.render import RenderError, RenderOptions, diagram, drawing, render_to_file
 from tracer.graph import findings_by_event
+from tracer.render import RenderError, RenderOptions, diagram, drawing, render_to_file
 from tracer.render.output import responsive_svg
 from tracer.trace import Trace
 
