@@ -148,6 +148,7 @@ class DiagramDirective(SphinxDirective):
             made = self._cached(target, settings, source)
         except Exception as problem:  # noqa: BLE001 - every failure is one warning at the directive
             message = " ".join(str(problem).split()) or type(problem).__name__
+            message = message.removeprefix(f"{target}: ").removeprefix(f"{given}: ")  # named once, below
             logger.warning("attnscope-diagram %s: %s", given, message, location=self.get_location(),
                            type="attnscope", subtype="diagram")
             return []
