@@ -16,7 +16,7 @@ def run_check(
     args: tuple = (),
     kwargs: dict[str, Any] | None = None,
     *,
-    layout: str = "batch-first",
+    layout: str | None = None,
     target: str = "",
 ) -> tuple[Report, Trace]:
     """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding."""

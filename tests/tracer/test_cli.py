@@ -266,7 +266,7 @@ def test_layout_option_reaches_the_tracer(
     monkeypatch.setattr(common, "run_check", run_check)
     run(capsys, "check", target)
     run(capsys, "check", "--layout", "seq-first", target)
-    assert layouts == ["batch-first", "seq-first"]
+    assert layouts == [None, "seq-first"]  # None: the evidence decides
 
 
 def test_each_target_is_loaded_in_its_own_clean_state(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ class Command:
 def add_layout_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--layout", choices=LAYOUTS, default=None,
-        help="how to read the model's float inputs (default: the target's own, else batch-first)",
+        help="force how to read the model's inputs (default: settled from what the forward pass does with them)",
     )
 
 
@@ -63,7 +63,7 @@ def trace_target(spec: str, *, layout: str | None = None, device: str | None = N
     with torch.device(device) if device is not None else nullcontext():
         return run_check(
             workload.model, workload.args, workload.kwargs,
-            layout=layout or workload.options.get("layout", "batch-first"), target=spec,
+            layout=layout or workload.options.get("layout"), target=spec,
         )
 
 
