@@ -45,7 +45,7 @@ class Analysis:
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        return build_graph(self.recording)
+        return build_graph(self.recording, self)
 
     @cached_property
     def node_ids(self) -> list[str]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
-from . import check, experiment, render, run, stats, zoo
+from . import check, render, run, stats, zoo
 from .common import Command
 
-BUILT_IN: tuple[Command, ...] = (check.COMMAND, experiment.COMMAND, render.COMMAND, run.COMMAND, stats.COMMAND, zoo.COMMAND)
+BUILT_IN: tuple[Command, ...] = (check.COMMAND, render.COMMAND, run.COMMAND, stats.COMMAND, zoo.COMMAND)
 
 
 def all_commands() -> tuple[Command, ...]:
