@@ -61,6 +61,7 @@ class AttentionBlock:
     contracted_size: int | None = None  # d_k
     scale: float | None = 1.0  # None when some factor is not a known number
     scale_events: list[int] = field(default_factory=list)
+    score_terms: int = 1  # products summed into the scores (DeBERTa's content and two relative terms: 3)
     masks: list[MaskUse] = field(default_factory=list)
     renormalized: bool = False
     exp_event: int | None = None
@@ -249,7 +250,7 @@ class BlockFinder:
             if event.op in PRODUCTS:
                 self._product(block, event)
                 return
-            main = self._main_operand(event)
+            main = 0 if event.op in LAYOUT_OPS and event.inputs else self._main_operand(event)
             if main is None:
                 return
             if event.op not in LAYOUT_OPS and event.op not in ("dropout",):
@@ -259,6 +260,8 @@ class BlockFinder:
                         block.masks.append(use)
                     elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
+                    elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
+                        block.score_terms += self._products_behind(event.inputs[1 - main].vid)
             vid = event.inputs[main].vid
 
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
@@ -310,6 +313,19 @@ class BlockFinder:
             if self._reaches_product(event.inputs[i].vid, 12):
                 return i
         return candidates[0]
+
+    def _products_behind(self, vid: int, depth: int = 6) -> int:
+        """How many products were summed into a value added to the scores (0 for a plain bias)."""
+        event = self.flow.made_by(vid)
+        if event is None or depth == 0:
+            return 0
+        if event.op in PRODUCTS:
+            return 1
+        if event.op in ("add", "sub"):
+            return sum(self._products_behind(meta.vid, depth - 1) for meta in event.inputs)
+        if event.op in LAYOUT_OPS | {"gather", "div", "mul", "getitem", "index_select", "take_along_dim"}:
+            return self._products_behind(event.inputs[0].vid, depth - 1) if event.inputs else 0
+        return 0
 
     def _reaches_product(self, vid: int, depth: int) -> bool:
         event = self.flow.made_by(vid)

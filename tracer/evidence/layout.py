@@ -199,12 +199,17 @@ class VoteCollector:
                 continue
             sides = [analysis.axes_of(meta) for meta in event.inputs]
             for table_side, data_side in ((0, 1), (1, 0)):
-                self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side])
+                self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side],
+                                       event.inputs[data_side].shape)
 
-    def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...]) -> None:
-        if not any(self._is_positions(axis) for axis in table_axes) or any(self._is_positions(a) for a in data_axes):
+    def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...],
+                          data_shape) -> None:
+        aligned = range(1, min(len(table_axes), len(data_axes)) + 1)
+        if not any(self._is_positions(table_axes[-o]) and data_shape[-o] > 1 for o in aligned):
+            return  # no positions run along the data (an arange over heads for ALiBi slopes, say)
+        if any(self._is_positions(a) for a in data_axes):
             return  # positions against positions (i - j for a relative bias) say nothing about the data
-        for offset in range(1, min(len(table_axes), len(data_axes)) + 1):
+        for offset in aligned:
             table_axis, data_axis = table_axes[-offset], data_axes[-offset]
             if self._is_positions(table_axis) and table_shape[-offset] > 1:
                 self.vote(data_axis, "seq", POSITIONS, "positions are added along it", event.index)

@@ -17,7 +17,7 @@ from ..events import Recording, Source
 # The evidence engine picks one; a rank without candidates gets per-dim evidence only.
 CANDIDATES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {
     ("ids", 2): (("batch", "seq"), ("seq", "batch")),
-    ("float", 2): (("seq", "feature"),),
+    ("float", 2): (("seq", "feature"), ("batch", "seq"), ("batch", "feature")),  # (T, d), raw audio, vectors
     ("float", 3): (("batch", "seq", "feature"), ("seq", "batch", "feature"), ("batch", "feature", "seq")),
 }
 ADDITIVE_HIDING = -1e3  # an additive mask's hiding value lies below this

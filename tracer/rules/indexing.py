@@ -21,15 +21,20 @@ def join_rule(ctx: RuleContext) -> list[Axes]:
                 ctx.table.unify(x, y, ctx.event.index)
         rest.insert(d, ctx.table.new("unknown", out[d], origin=ctx.event.index))
         return [tuple(rest)]
-    if ctx.event.op != "cat" or not all(len(m.shape) == len(out) for m in ctx.event.inputs):
+    # torch still accepts legacy empty (0,) tensors in a cat (an empty KV cache): they add nothing
+    joined = [(meta, axes) for meta, axes in zip(ctx.event.inputs, ctx.inputs) if meta.shape != (0,)]
+    if ctx.event.op != "cat" or not joined or not all(len(meta.shape) == len(out) for meta, _ in joined):
         return [ctx.fresh(out)]
+    if len(joined) == 1:
+        return [joined[0][1]]
     d = dim % len(out)
-    result = list(ctx.inputs[0])
-    for axes in ctx.inputs[1:]:
+    inputs = [axes for _, axes in joined]
+    result = list(inputs[0])
+    for axes in inputs[1:]:
         for i, axis in enumerate(axes):
             if i != d and ctx.table.get(axis).size != 1:
                 result[i] = ctx.table.unify(result[i], axis, ctx.event.index)
-    pieces = [axes[d] for axes in ctx.inputs]
+    pieces = [axes[d] for axes in inputs]
     kinds = {ctx.table.get(axis).kind for axis in pieces}
     if any(ctx.table.is_positions(axis) for axis in pieces):
         result[d] = ctx.table.join(pieces, ctx.event.index)  # extra tokens + a sequence: one longer sequence
