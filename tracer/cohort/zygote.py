@@ -1,0 +1,283 @@
+"""The warm parent: imports torch and attnscope once, then forks one child per target.
+
+Started by `client.Zygote` as its own process, it reads one JSON request per line on its
+standard input and answers one JSON line per finished target on its standard output:
+
+    -> {"id": 7, "job": {...Job...}}          fork a child for this job now
+    -> {"preload": ["transformers", ...]}     import these installed modules before later forks
+    <- {"id": 7, "result": {...}}             the target's one object (outcome.py)
+
+It never runs user code itself: it only imports installed libraries and forks. Each child
+is in its own process group, so a timeout kills the child and whatever it started. When
+its standard input closes (the client is gone), it kills the children left and exits.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import selectors
+import signal
+import sys
+import sysconfig
+import time
+from dataclasses import dataclass, field
+
+from .jobs import ZOO, Job
+from .outcome import Output, outcome
+
+GRACE = 1.0  # seconds to wait for a dead child's pipes, held open by something it started
+MAX_RESULT = 256 << 20  # a result larger than this is not attnscope's: the child is killed
+READ_SIZE = 1 << 16
+
+
+# --------------------------------------------------------------------------- warming up
+def _installed(name: str) -> bool:
+    """Whether top-level module `name` is an installed library (never the user's own file)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    origin = getattr(spec, "origin", None) or next(iter(getattr(spec, "submodule_search_locations", None) or []), "")
+    if not origin or origin in ("built-in", "frozen"):
+        return spec is not None
+    roots = {os.path.realpath(sysconfig.get_paths()[key]) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return os.path.realpath(origin).startswith(tuple(root + os.sep for root in roots))
+
+
+def preload(name: str) -> None:
+    """Import `name` ("pkg", "pkg.sub" or "pkg.Attribute") if it is installed; ignore any failure."""
+    try:
+        if name == ZOO:
+            from ..targets import zoo_entries
+
+            zoo_entries()
+            return
+        top, _, rest = name.partition(".")
+        if not _installed(top):
+            return
+        module = importlib.import_module(top)
+        for part in rest.split(".") if rest else ():
+            try:
+                module = importlib.import_module(f"{module.__name__}.{part}")
+            except ImportError:
+                module = getattr(module, part)  # a lazily exported class (`transformers.LlamaModel`)
+    except Exception:  # noqa: BLE001 - a module that fails here fails again, reported, in the child
+        pass
+
+
+def warm(names: list[str]) -> None:
+    """Import torch and attnscope and run one tiny check, so each child starts from a warm state."""
+    import torch
+
+    torch.set_num_threads(1)  # no thread pool before fork: each child sizes its own
+    from ..api import run_check
+    from . import child  # noqa: F401 - the child's code, imported before the fork
+    from ..commands import common  # noqa: F401
+
+    class Tiny(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            weights = torch.softmax(x @ x.transpose(-2, -1) / 2.0, dim=-1)
+            return torch.nn.functional.layer_norm(weights @ x, (4,))
+
+    run_check(Tiny().eval(), (torch.ones(1, 3, 4),))
+    for name in names:
+        preload(name)
+
+
+# --------------------------------------------------------------------------- the children
+@dataclass
+class Child:
+    """One running target: its pipes, its deadline, what it has sent so far."""
+
+    request: int
+    job: Job
+    pid: int
+    deadline: float
+    result_fd: int | None
+    output_fd: int | None
+    result: bytearray = field(default_factory=bytearray)
+    output: Output = field(default_factory=Output)
+    status: int | None = None
+    reaped_at: float = 0.0
+    timed_out: bool = False
+
+    def open_fds(self) -> list[int]:
+        return [fd for fd in (self.result_fd, self.output_fd) if fd is not None]
+
+
+class Zygote:
+    def __init__(self, requests: int, responses: int) -> None:
+        self.requests = requests
+        self.responses = responses
+        self.pending = b""
+        self.children: dict[int, Child] = {}
+        self.selector = selectors.DefaultSelector()
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        os.set_blocking(self.wake_r, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # only to wake the selector
+        self.selector.register(requests, selectors.EVENT_READ, "requests")
+        self.selector.register(self.wake_r, selectors.EVENT_READ, "wake")
+
+    # ------------------------------------------------------------------ requests
+    def _fork(self, request: int, job: Job) -> None:
+        result_r, result_w = os.pipe()
+        output_r, output_w = os.pipe()
+        closing = [self.requests, self.responses, self.wake_r, self.wake_w, result_r, output_r]
+        closing += [fd for running in self.children.values() for fd in running.open_fds()]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            from .child import main
+
+            main(job, result_w, output_w, closing)  # never returns
+        os.close(result_w)
+        os.close(output_w)
+        running = Child(request, job, pid, time.monotonic() + job.timeout, result_r, output_r)
+        self.children[pid] = running
+        for fd, what in ((result_r, "result"), (output_r, "output")):
+            self.selector.register(fd, selectors.EVENT_READ, (pid, what))
+
+    def _read_requests(self) -> bool:
+        """Act on every complete request line; False once the client has gone."""
+        data = os.read(self.requests, READ_SIZE)
+        if not data:
+            return False
+        self.pending += data
+        *lines, self.pending = self.pending.split(b"\n")
+        for line in filter(None, lines):
+            message = json.loads(line)
+            if "preload" in message:
+                for name in message["preload"]:
+                    preload(name)
+            else:
+                self._fork(message["id"], Job.from_dict(message["job"]))
+        return True
+
+    # ------------------------------------------------------------------ children's pipes and ends
+    def _read_child(self, pid: int, what: str, fd: int) -> None:
+        running = self.children[pid]
+        data = os.read(fd, READ_SIZE)
+        if not data:
+            self._close(running, what)
+        elif what == "output":
+            running.output.add(data)
+        else:
+            running.result += data
+            if len(running.result) > MAX_RESULT:
+                self._kill(running)
+
+    def _close(self, running: Child, what: str) -> None:
+        fd = running.result_fd if what == "result" else running.output_fd
+        if fd is None:
+            return
+        self.selector.unregister(fd)
+        os.close(fd)
+        if what == "result":
+            running.result_fd = None
+        else:
+            running.output_fd = None
+
+    def _kill(self, running: Child) -> None:
+        try:
+            os.killpg(running.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _reap(self) -> None:
+        """Collect every child that ended; kill what it left behind in its group first."""
+        while True:
+            try:
+                ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return
+            if ended is None:
+                return
+            running = self.children.get(ended.si_pid)
+            if running is not None:
+                self._kill(running)  # its own group: a zombie's pid is not reused yet
+            _, status = os.waitpid(ended.si_pid, 0)
+            if running is not None:
+                running.status = status
+                running.reaped_at = time.monotonic()
+
+    def _finish(self, now: float) -> None:
+        """Answer for every child that ended and whose pipes are drained (or held past the grace)."""
+        for pid, running in list(self.children.items()):
+            if running.status is None:
+                continue
+            if running.open_fds() and now < running.reaped_at + GRACE:
+                continue
+            self._close(running, "result")
+            self._close(running, "output")
+            del self.children[pid]
+            job = running.job
+            result = outcome(job.target, bytes(running.result), running.status, running.timed_out, job.timeout,
+                             running.output)
+            self._send({"id": running.request, "result": result})
+
+    def _send(self, message: dict) -> None:
+        data = memoryview((json.dumps(message) + "\n").encode())
+        while data:
+            data = data[os.write(self.responses, data):]
+
+    def _enforce_deadlines(self, now: float) -> None:
+        for running in self.children.values():
+            if running.status is None and not running.timed_out and now >= running.deadline:
+                running.timed_out = True
+                self._kill(running)
+
+    def _wait_time(self, now: float) -> float | None:
+        times = [running.deadline - now for running in self.children.values() if running.status is None]
+        times += [running.reaped_at + GRACE - now for running in self.children.values() if running.status is not None]
+        return max(0.0, min(times)) if times else None
+
+    # ------------------------------------------------------------------ the loop
+    def serve(self) -> None:
+        try:
+            while True:
+                for key, _ in self.selector.select(self._wait_time(time.monotonic())):
+                    if key.data == "requests":
+                        if not self._read_requests():
+                            return
+                    elif key.data == "wake":
+                        while True:
+                            try:
+                                if not os.read(self.wake_r, READ_SIZE):
+                                    break
+                            except BlockingIOError:
+                                break
+                    else:
+                        pid, what = key.data
+                        if pid in self.children:
+                            self._read_child(pid, what, key.fd)
+                self._reap()
+                now = time.monotonic()
+                self._enforce_deadlines(now)
+                self._finish(now)
+        finally:
+            for running in self.children.values():
+                self._kill(running)
+
+
+def main() -> None:
+    """`python -c 'from tracer.cohort.zygote import main; main()' PRELOAD_JSON`: serve until stdin closes."""
+    requests, responses = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)  # anything printed while importing goes to stderr, never into the protocol
+    os.close(null)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's; it closes our stdin
+    here = os.getcwd()
+    sys.path[:] = [entry for entry in sys.path if entry not in ("", ".", here)]  # never the user's modules
+    warm(json.loads(sys.argv[1]) if len(sys.argv) > 1 else [])
+    Zygote(requests, responses).serve()
+
+
+if __name__ == "__main__":
+    main()
