@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import torch
 
 from .axes import AxisTable
@@ -22,6 +22,9 @@ from .graph import build_graph, op_node_ids
 from .inputs import InputMeaning, assign_input_axes
 from .rules import OpFacts, infer
 from .vocabulary import named_axes
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
 

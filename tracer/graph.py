@@ -8,10 +8,12 @@ the graph (per module, per depth) is a query, not a new recording.
 from __future__ import annotations
 
 from collections import Counter
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .events import Recording, TensorMeta
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 OUTPUT_NODE = "output"
 
@@ -37,6 +39,8 @@ def _edge_attrs(meta: TensorMeta, position: int) -> dict:
 
 def build_graph(recording: Recording) -> nx.MultiDiGraph:
     """Build the data-flow graph of `recording`; node `event` attributes index `recording.events`."""
+    import networkx as nx  # only here: checking a model never needs it, and it takes 0.4 s to import
+
     graph = nx.MultiDiGraph(root=recording.root_type, forward_passes=recording.forward_passes)
     producer: dict[int, str] = {}
     for vid, source in sorted(recording.sources.items()):
