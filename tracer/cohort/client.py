@@ -81,13 +81,19 @@ class Zygote:
             self._write({"id": request, "job": job.to_dict()})
         return future
 
-    def close(self) -> None:
-        """End the zygote: it kills the children still running and exits."""
+    def close(self, wait: bool = True) -> None:
+        """End the zygote: it kills the children still running and exits.
+
+        At the end of the process nobody waits for it: it needs no more than its end of
+        the pipe closing, and an interpreter holding torch takes a while to tear down.
+        """
         if self.process.stdin and not self.process.stdin.closed:
             try:
                 self.process.stdin.close()
             except BrokenPipeError:
                 pass
+        if not wait:
+            return
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -105,5 +111,5 @@ def shared_zygote(preload: list[str] | tuple[str, ...] = ()) -> Zygote:
     with _shared_lock:
         if _shared is None or not _shared.alive():
             _shared = Zygote(preload)
-            atexit.register(_shared.close)
+            atexit.register(_shared.close, wait=False)
         return _shared

@@ -277,6 +277,8 @@ def main() -> None:
     sys.path[:] = [entry for entry in sys.path if entry not in ("", ".", here)]  # never the user's modules
     warm(json.loads(sys.argv[1]) if len(sys.argv) > 1 else [])
     Zygote(requests, responses).serve()
+    sys.stderr.flush()
+    os._exit(0)  # no teardown of torch's modules: nobody is left to use them
 
 
 if __name__ == "__main__":
