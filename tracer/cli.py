@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Sequence
 
-from .commands import command_names, help_line, load_command
+from .commands import BUILT_IN, command_names, help_line, load_command
 from .commands.common import USAGE, error
 from .specs import TargetError
 
@@ -37,9 +37,21 @@ def _version() -> str:
         return "unknown"
 
 
+class _Version(argparse.Action):
+    """`--version`, read from the installed metadata only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        parser.exit(message=f"attnscope {_version()}\n")
+
+
 def chosen_command(argv: Sequence[str]) -> str | None:
     """The command named in `argv` (its first word that is not an option), if it is one."""
     first = next((word for word in argv if not word.startswith("-")), None)
+    if first in BUILT_IN:  # without reading the installed packages' entry points
+        return first
     return first if first in command_names() else None
 
 
@@ -51,7 +63,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"attnscope {_version()}")
+    parser.add_argument("--version", action=_Version)
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in [chosen] if chosen else command_names():
         if name != chosen:  # listed in the top-level help only

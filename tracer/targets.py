@@ -16,6 +16,7 @@ are created without storage, so a 7B configuration built the ordinary way costs 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import importlib.util
 import itertools
@@ -317,6 +318,7 @@ def load_target(spec: str, device: str | None = None) -> Workload:
 
 
 # --------------------------------------------------------------------------- isolation
+@functools.cache
 def _installed_roots() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     return tuple(os.path.abspath(paths[key]) + os.sep for key in ("stdlib", "platstdlib", "purelib", "platlib"))

@@ -30,14 +30,16 @@ class ZygoteGone(RuntimeError):
 class Zygote:
     """A running zygote process and the futures of the jobs sent to it."""
 
-    def __init__(self, preload: list[str] | tuple[str, ...] = ()) -> None:
+    def __init__(self, preload: list[str] | tuple[str, ...] = (), warm: bool = True) -> None:
+        """Start a zygote that imports `preload`; `warm` for many targets (see `zygote.warm`)."""
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [TRACER_ROOT, env.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
-            [sys.executable, "-c", START, json.dumps(sorted(set(preload)))],
+            [sys.executable, "-c", START, json.dumps(sorted(set(preload))), *(["warm"] if warm else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd="/", env=env, close_fds=True,
         )
         self.preloaded = set(preload)
+        self.warm = warm
         self.lock = threading.Lock()
         self.ids = itertools.count()
         self.waiting: dict[int, Future] = {}
@@ -68,14 +70,21 @@ class Zygote:
         except (BrokenPipeError, ValueError) as problem:
             raise ZygoteGone("attnscope's worker process is gone") from problem
 
+    def prepare(self, preload: list[str] | tuple[str, ...], warm: bool) -> None:
+        """Have the zygote import `preload` (and warm up, if asked) before the next forks."""
+        missing = sorted(set(preload) - self.preloaded)
+        warm = warm and not self.warm
+        if missing or warm:
+            with self.lock:
+                self.preloaded.update(missing)
+                self.warm = self.warm or warm
+                self._write({"preload": missing, "warm": warm})
+
     def submit(self, job: Job) -> Future:
         """Start `job` in a new child now; the future gives the target's one object."""
-        missing = [name for name in job.preload if name not in self.preloaded]
+        self.prepare(job.preload, warm=False)
         future: Future = Future()
         with self.lock:
-            if missing:
-                self.preloaded.update(missing)
-                self._write({"preload": missing})
             request = next(self.ids)
             self.waiting[request] = future
             self._write({"id": request, "job": job.to_dict()})
@@ -105,11 +114,17 @@ _shared: Zygote | None = None
 _shared_lock = threading.Lock()
 
 
-def shared_zygote(preload: list[str] | tuple[str, ...] = ()) -> Zygote:
-    """This process's zygote, started on first use (or again if it died), ended at exit."""
+def shared_zygote(preload: list[str] | tuple[str, ...] = (), warm: bool = True) -> Zygote:
+    """This process's zygote, started on first use (or again if it died), ended at exit.
+
+    An existing one is asked to import what `preload` adds (and to warm up, if it was
+    started cold for a single target and many now follow).
+    """
     global _shared
     with _shared_lock:
         if _shared is None or not _shared.alive():
-            _shared = Zygote(preload)
+            _shared = Zygote(preload, warm)
             atexit.register(_shared.close, wait=False)
+        else:
+            _shared.prepare(preload, warm)
         return _shared

@@ -16,7 +16,7 @@ def gone(job: Job, problem: BaseException) -> dict[str, Any]:
 def run_local(jobs: list[Job], parallel: int) -> Iterator[tuple[Job, dict[str, Any]]]:
     """Each job's one object, in the order they finish; `parallel` children run at once."""
     preload = sorted({name for job in jobs for name in job.preload})
-    zygote = shared_zygote(preload)
+    zygote = shared_zygote(preload, warm=len(jobs) > 1)
     queue = list(reversed(jobs))
     running: dict[Future, Job] = {}
     while queue or running:

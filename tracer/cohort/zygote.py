@@ -4,7 +4,9 @@ Started by `client.Zygote` as its own process, it reads one JSON request per lin
 standard input and answers one JSON line per finished target on its standard output:
 
     -> {"id": 7, "job": {...Job...}}          fork a child for this job now
-    -> {"preload": ["transformers", ...]}     import these installed modules before later forks
+    -> {"preload": ["transformers", ...], "warm": true}
+                                              import these installed modules before later forks
+                                              (and run the warm-up check, if not done yet)
     <- {"id": 7, "result": {...}}             the target's one object (outcome.py)
 
 It never runs user code itself: it only imports installed libraries and forks. Each child
@@ -14,6 +16,7 @@ its standard input closes (the client is gone), it kills the children left and e
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import json
@@ -24,6 +27,7 @@ import sys
 import sysconfig
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from .jobs import ZOO, Job
 from .outcome import Output, outcome
@@ -68,8 +72,12 @@ def preload(name: str) -> None:
         pass
 
 
-def warm(names: list[str]) -> None:
-    """Import torch and attnscope and run one tiny check, so each child starts from a warm state."""
+def warm(names: list[str], check: bool) -> None:
+    """Import torch, attnscope and `names`; with `check`, also run one tiny check.
+
+    The tiny check does once what each child's first check would do (lazy imports inside
+    the analysis, torch's first calls): worth it for many targets, not for one.
+    """
     import torch
 
     torch.set_num_threads(1)  # no thread pool before fork: each child sizes its own
@@ -77,14 +85,27 @@ def warm(names: list[str]) -> None:
     from . import child  # noqa: F401 - the child's code, imported before the fork
     from ..commands import common  # noqa: F401
 
-    class Tiny(torch.nn.Module):
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            weights = torch.softmax(x @ x.transpose(-2, -1) / 2.0, dim=-1)
-            return torch.nn.functional.layer_norm(weights @ x, (4,))
-
-    run_check(Tiny().eval(), (torch.ones(1, 3, 4),))
     for name in names:
         preload(name)
+    if check:
+        _tiny_check(torch, run_check)
+    # Everything imported so far lives as long as the zygote: keep the collector out of it,
+    # so a child neither walks those objects nor copies their pages by touching them.
+    gc.collect()
+    gc.freeze()
+
+
+def _tiny_check(torch: Any, run_check: Any) -> None:
+    """One small masked attention with a layer norm: the paths most submissions take."""
+
+    class Tiny(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            scores = x @ x.transpose(-2, -1) / 2.0
+            later = torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)
+            weights = torch.softmax(scores.masked_fill(later, float("-inf")), dim=-1)
+            return torch.nn.functional.layer_norm(weights @ x, (4,))
+
+    run_check(Tiny().eval(), (torch.randn(2, 3, 4),))
 
 
 # --------------------------------------------------------------------------- the children
@@ -153,8 +174,7 @@ class Zygote:
         for line in filter(None, lines):
             message = json.loads(line)
             if "preload" in message:
-                for name in message["preload"]:
-                    preload(name)
+                warm(message["preload"], message.get("warm", False))
             else:
                 self._fork(message["id"], Job.from_dict(message["job"]))
         return True
@@ -266,7 +286,7 @@ class Zygote:
 
 
 def main() -> None:
-    """`python -c 'from tracer.cohort.zygote import main; main()' PRELOAD_JSON`: serve until stdin closes."""
+    """`python -c 'from tracer.cohort.zygote import main; main()' PRELOAD_JSON [warm]`: serve until stdin closes."""
     requests, responses = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -275,7 +295,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's; it closes our stdin
     here = os.getcwd()
     sys.path[:] = [entry for entry in sys.path if entry not in ("", ".", here)]  # never the user's modules
-    warm(json.loads(sys.argv[1]) if len(sys.argv) > 1 else [])
+    warm(json.loads(sys.argv[1]) if len(sys.argv) > 1 else [], "warm" in sys.argv[2:])
     Zygote(requests, responses).serve()
     sys.stderr.flush()
     os._exit(0)  # no teardown of torch's modules: nobody is left to use them

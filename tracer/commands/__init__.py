@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from importlib.metadata import entry_points
 
 from .common import Command
 
@@ -39,6 +38,8 @@ BUILT_IN: dict[str, BuiltIn] = {
 
 def command_names() -> list[str]:
     """Every command's name, built-in first, without importing any command module."""
+    from importlib.metadata import entry_points
+
     extra = sorted(point.name for point in entry_points(group=GROUP) if point.name not in BUILT_IN)
     return [*BUILT_IN, *extra]
 
@@ -47,6 +48,8 @@ def load_command(name: str) -> Command:
     """The `Command` called `name`: its built-in module imported, or its entry point loaded."""
     if name in BUILT_IN:
         return import_module(f"{__name__}.{BUILT_IN[name].module}").COMMAND
+    from importlib.metadata import entry_points
+
     (point,) = [point for point in entry_points(group=GROUP) if point.name == name]
     return point.load()
 
