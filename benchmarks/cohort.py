@@ -65,7 +65,7 @@ def build():
 '''
 
 SPLIT_OK = "t.view(B, T, self.heads, self.d_h).transpose(1, 2)"
-SPLIT_BUG = "t.view(B, self.heads, T, self.d_h)"
+SPLIT_BUG = "t.reshape(B, self.heads, T, self.d_h)"
 CAUSAL = "mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal={offset}); scores = scores.masked_fill(mask, float('-inf'))"
 AFTER = "weights = weights.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1), 0.0)"
 
@@ -89,7 +89,7 @@ def submission(number: int, rng: random.Random) -> tuple[str, str]:
         split=SPLIT_BUG if bug == "head-split" else SPLIT_OK,
         scale="" if bug == "scale" else " / math.sqrt(self.d_h)",
         dim=-2 if bug == "softmax-axis" else -1,
-        mask_before=CAUSAL.format(offset=0 if bug == "causal-leak" else 1) if number % 3 == 0 else "",
+        mask_before=CAUSAL.format(offset=2 if bug == "causal-leak" else 1) if number % 3 == 0 or bug == "causal-leak" else "",
         mask_after=AFTER if bug == "mask-after" else "",
     )
     return f"s{number:03d}_{kind or bug or 'ok'}.py", source

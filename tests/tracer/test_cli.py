@@ -381,3 +381,26 @@ def test_stats_tables_without_the_optional_summary_keys(
     assert status == 0
     assert "Ops by kind" in out and "Module calls by type" in out and "linear" in out
     assert "Attention blocks" not in out
+
+
+# ----------------------------------------------------------------------------- sizes and the value budget
+@pytest.mark.parametrize(("text", "size"), [("2G", 2 << 30), ("512M", 512 << 20), ("1.5GiB", 3 << 29), ("64k", 65536),
+                                            ("1000", 1000), (" 3 MB ", 3 << 20)])
+def test_sizes_read_as_bytes(text: str, size: int) -> None:
+    from tracer.commands.common import parse_size
+
+    assert parse_size(text) == size
+
+
+def test_a_bad_size_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "check", "--max-memory", "lots", "zoo:ref_encoder_decoder")
+    assert status == 2 and "'lots' is not a size" in err
+
+
+def test_the_value_budget_reaches_the_recorder(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "check", "--json", "--value-budget", "1K", "zoo:ref_encoder_decoder")
+    small = json_lines(out)[0].get("notes", [])
+    _, out, _ = run(capsys, "check", "--json", "--value-budget", "1G", "zoo:ref_encoder_decoder")
+    large = json_lines(out)[0].get("notes", [])
+    assert any("budget" in note for note in small)
+    assert not any("budget" in note for note in large)
