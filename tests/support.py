@@ -21,8 +21,7 @@ def build_workload(entry: ZooModel) -> tuple[torch.nn.Module, tuple, dict]:
 
 def check_entry(entry: ZooModel) -> tuple[tracer.Report, tracer.Trace]:
     model, args, kwargs = build_workload(entry)
-    layout = getattr(entry.module, "LAYOUT", "batch-first")
-    return tracer.run_check(model, args, kwargs, layout=layout, target=f"zoo:{entry.name}")
+    return tracer.run_check(model, args, kwargs, target=f"zoo:{entry.name}")
 
 
 
@@ -31,7 +30,7 @@ def serious(report: tracer.Report, severities: tuple[str, ...] = ("error",)) -> 
     return [f.to_dict() for f in report.findings if f.severity in severities]
 
 
-def run(model: torch.nn.Module, args: tuple = (), kwargs: dict | None = None, layout: str = "batch-first") -> tracer.Report:
+def run(model: torch.nn.Module, args: tuple = (), kwargs: dict | None = None, layout: str | None = None) -> tracer.Report:
     """Check `model` in eval mode from a fixed seed."""
     torch.manual_seed(0)
     return tracer.run_check(model.eval(), args, kwargs or {}, layout=layout)[0]

@@ -19,7 +19,9 @@ from .dataflow import Dataflow
 from .events import Recording, TensorMeta
 from .findings import Finding, merge_repeats
 from .graph import build_graph, op_node_ids
-from .inputs import InputMeaning, assign_input_axes
+from .evidence.layout import Layout, attention_products, describe_votes, gather_votes, prior_layout, settle
+from .evidence.padding import Padding, find_padding
+from .inputs import InputAxes, assign_input_axes
 from .rules import OpFacts, infer
 from .vocabulary import named_axes
 
@@ -27,16 +29,18 @@ if TYPE_CHECKING:
     import networkx as nx
 
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
+MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved them again
 
 
 @dataclass
 class Analysis:
     recording: Recording
-    layout: str = "batch-first"
+    layout: Layout = field(default_factory=Layout)
     table: AxisTable = field(default_factory=AxisTable)
     axes: dict[int, tuple[int, ...]] = field(default_factory=dict)  # vid -> axes
     facts: dict[int, OpFacts] = field(default_factory=dict)  # event index -> facts
-    meaning: InputMeaning | None = None
+    inputs: InputAxes = field(default_factory=InputAxes)
+    padding: dict[str, Padding] = field(default_factory=dict)  # sequence id -> its padding
     flow: Dataflow | None = None
     blocks: list[AttentionBlock] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -56,6 +60,21 @@ class Analysis:
     def named_axes(self, meta: TensorMeta) -> list[tuple[str, str]]:
         """`[(name, role), ...]` of a value, roles from `tracer.vocabulary.ROLES`."""
         return named_axes(self.table, self.axes_of(meta))
+
+    def input_dims(self, axis: int) -> list[tuple[int, int]]:
+        """The (input vid, dim) pairs an axis stands for (a role copy stands for its sequence)."""
+        root = self.table.find(self.table.base_of(axis))
+        return [dim for candidate, dims in self.inputs.dims.items() if self.table.find(candidate) == root for dim in dims]
+
+    def evidence(self, axis: int, role: str) -> str:
+        """Why the input dim behind `axis` plays `role`: `dim 0 of ids is the batch: ...`, or ""."""
+        words = {"batch": "the batch", "seq": "a sequence", "feature": "features"}
+        for vid, dim in self.input_dims(axis):
+            votes = [vote for vote in self.layout.votes if (vote.vid, vote.dim, vote.role) == (vid, dim, role)]
+            if votes:
+                name = self.recording.sources[vid].name
+                return f"dim {dim} of {name} is {words[role]}: {describe_votes(votes, self.recording)}"
+        return ""
 
     def describe(self, meta: TensorMeta) -> str:
         """`B=2 × H=4 × Tq=5 × Tk=5`: a value's shape with its axis names."""
@@ -87,39 +106,64 @@ class Analysis:
         }
 
 
-def infer_axes(recording: Recording, layout: str) -> Analysis:
-    analysis = Analysis(recording, layout)
-    analysis.meaning = assign_input_axes(recording, analysis.table, layout)
-    analysis.axes.update(analysis.meaning.axes)
+def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis:
+    """One pass: axes for every value under `layout`'s input roles, then the attention blocks."""
+    analysis = Analysis(recording, layout, flow=flow)
+    analysis.inputs = assign_input_axes(recording, analysis.table, layout)
+    analysis.axes.update(analysis.inputs.axes)
+    products = layout.attention_products
     for event in recording.events:
         inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs)
+        outputs, facts = infer(analysis.table, event, inputs, event.index in products)
         analysis.facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
             analysis.axes[meta.vid] = axes
+    try:
+        analysis.blocks = find_blocks(flow, analysis.table, analysis.axes, analysis.facts)
+    except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
+        analysis.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
     return analysis
 
 
-def analyse(recording: Recording, layout: str = "batch-first", select: set[str] | None = None) -> Analysis:
-    """Run every stage after recording: axes, dataflow, blocks, checks.
+def settled_analysis(recording: Recording, forced: str | None = None) -> Analysis:
+    """Passes until the input roles the evidence settles stop changing (see `evidence.layout`)."""
+    flow = Dataflow.of(recording)
+    layout = prior_layout(recording, forced)
+    for _ in range(MAX_PASSES):
+        analysis = infer_axes(recording, layout, flow)
+        settled = settle(recording, layout, gather_votes(analysis, analysis.inputs), attention_products(analysis))
+        analysis.layout = settled
+        if settled.roles == layout.roles and not _roles_missing(analysis, settled.attention_products):
+            break
+        layout = settled
+    return analysis
 
-    Always on the CPU: kept values live there, and the caller may still be inside a
-    `torch.device("meta")` block from tracing (whose default device would leak into, and
-    be cached by, the masks the analysis builds).
+
+def _roles_missing(analysis: Analysis, products: frozenset[int]) -> bool:
+    """Whether a query-key product's rows or columns got no query/key role in this pass."""
+    for index in products:
+        facts = analysis.facts.get(index)
+        if facts is None or facts.rows is None or analysis.table.get(facts.rows).role != "query":
+            return True
+    return False
+
+
+def analyse(recording: Recording, layout: str | None = None, select: set[str] | None = None) -> Analysis:
+    """Run every stage after recording: axes (settled from evidence), blocks, padding, checks.
+
+    `layout` ("batch-first" or "seq-first") overrides the evidence, for the rare model whose
+    forward says too little. Always on the CPU: kept values live there, and the caller may
+    still be inside a `torch.device("meta")` block from tracing (whose default device would
+    leak into, and be cached by, the masks the analysis builds).
     """
     with torch.device("cpu"):
         return _analyse(recording, layout, select)
 
 
-def _analyse(recording: Recording, layout: str, select: set[str] | None) -> Analysis:
+def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
     from .checks import run_checks
 
-    analysis = infer_axes(recording, layout)
-    analysis.flow = Dataflow.of(recording)
-    try:
-        analysis.blocks = find_blocks(analysis.flow, analysis.table, analysis.axes, analysis.facts)
-    except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
-        analysis.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
+    analysis = settled_analysis(recording, layout)
+    analysis.padding = find_padding(analysis)
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
     return analysis
-

@@ -28,16 +28,14 @@ def run_check(
     """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding.
 
     A compiled model (`torch.compile`) is traced as its original module, eagerly, with a
-    note. `layout` None leaves the reading of the inputs to the trace's own default;
-    `trace_options` go to `Trace` (e.g. `value_budget_bytes`).
+    note. `layout` None lets the evidence decide how the inputs are read; `trace_options`
+    go to `Trace` (e.g. `value_budget_bytes`).
     """
     notes: list[str] = []
     model = unwrap(model, notes)
-    if layout is not None:
-        trace_options["layout"] = layout
     with torch.no_grad(), eager():
         try:
-            with Trace(model, **trace_options) as recorded:
+            with Trace(model, layout=layout, **trace_options) as recorded:
                 model(*args, **(kwargs or {}))
         except Exception:  # reported as a shape-error (or other) finding from the recording
             pass

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 SEQ_LIKE = ("seq", "pos")
+# Kinds a role copy keeps: attention over the batch, heads, features or a torn axis is a finding.
+DIAGNOSTIC_KINDS = ("batch", "head", "feature", "mixed")
 KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_"}
 
 
@@ -26,6 +28,7 @@ class Axis:
     role: str | None = None  # "query" or "key" for the two copies of a sequence in a score table
     base: int | None = None  # a role copy's sequence axis; a factor's split axis
     parts: tuple[int, ...] = ()  # merged and mixed axes: what went into them
+    joined: tuple[int, ...] = ()  # a sequence concatenated from these (memory + tokens, past + new)
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
 
@@ -91,6 +94,13 @@ class AxisTable:
         if ra == rb:
             return ra
         first, second = self.axes[ra], self.axes[rb]
+        if self._copy_meets_base(ra, rb) or self._copy_meets_base(rb, ra):
+            return ra  # a query/key copy meeting its own sequence: both stay as they are
+        if self._same_structure(first, second):  # B·H meeting B·H: each part meets its twin
+            for part_a, part_b in zip(first.parts, second.parts):
+                self.unify(part_a, part_b, event)
+            self._parent[rb] = ra
+            return ra
         if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind == "seq"):
             self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra
@@ -105,6 +115,17 @@ class AxisTable:
         reason = "positional" if "pos" in (first.kind, second.kind) else "kinds"
         self.conflicts.append(Conflict(event, ra, rb, reason))
         return ra
+
+    def _copy_meets_base(self, copy: int, other: int) -> bool:
+        record = self.axes[copy]
+        return record.role is not None and record.base is not None and self.find(record.base) == other
+
+    def _same_structure(self, first: Axis, second: Axis) -> bool:
+        """Two flattened axes made of parts of equal sizes, in the same order."""
+        if not (first.parts and second.parts) or "mixed" in (first.kind, second.kind):
+            return False
+        sizes = [self.get(part).size for part in first.parts]
+        return len(first.parts) == len(second.parts) and sizes == [self.get(part).size for part in second.parts]
 
     def _unify_positions(self, ra: int, rb: int, event: int) -> int:
         first, second = self.axes[ra], self.axes[rb]
@@ -123,9 +144,11 @@ class AxisTable:
         key = ("role", base, role)
         if key not in self._memo:
             record = self.axes[base]
-            kind = "seq" if record.kind in SEQ_LIKE or record.kind == "unknown" else record.kind
+            kind = record.kind if record.kind in DIAGNOSTIC_KINDS else "seq"
             suffix = "q" if role == "query" else "k"
             name = record.display
+            if "+" in name or "·" in name:
+                name = f"({name})"
             name = f"T{suffix}{name[1:]}" if name.startswith("T") else f"{name}{suffix}"  # T_src -> Tq_src
             self._memo[key] = self.new(
                 kind, record.size, name=name, seq=record.seq or f"axis{base}",
@@ -192,6 +215,29 @@ class AxisTable:
         roots = tuple(self.find(p) for p in parts)
         names = ", ".join(self.axes[r].display for r in roots)
         return self.new("mixed", size, name="?", parts=roots, origin=event, label=f"a mix of {names}")
+
+    def join(self, pieces: list[int], event: int) -> int:
+        """A sequence concatenated from `pieces` in order (CLS + patches, memory + tokens, past + new)."""
+        roots = tuple(self.find(piece) for piece in pieces)
+        key = ("join", roots)
+        if key not in self._memo:
+            names = [self.axes[r].name or str(self.axes[r].size) for r in roots]
+            name = "+".join(names)
+            size = sum(self.axes[r].size for r in roots)
+            self._memo[key] = self.new("seq", size, name=name, seq=f"{name}@{event}", joined=roots, origin=event,
+                                       label=f"{name} concatenated into one sequence")
+        return self._memo[key]
+
+    def alignment(self, query: int, key: int) -> int | None:
+        """How far key positions run ahead of query positions (query t is key t + offset), when
+        both index one sequence: 0 for self-attention, P for P cached or memory keys in front."""
+        query_base, key_base = self.base_of(query), self.base_of(key)
+        if query_base == key_base:
+            return 0
+        joined = self.axes[key_base].joined
+        if joined and self.find(self.base_of(joined[-1])) == query_base:
+            return sum(self.get(piece).size for piece in joined[:-1])
+        return None
 
     def describe(self, axis: int) -> str:
         """`T=5`-style name of an axis with its size, for messages and labels."""

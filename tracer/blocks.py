@@ -67,6 +67,13 @@ class AttentionBlock:
     max_subtracted: bool = True
     scores: TensorMeta | None = None
     weights: TensorMeta | None = None
+    dim_event: int | None = None  # the op whose `dim` chose the normalized axis (softmax, or the sum)
+    query_axis: int | None = None  # the score product's rows
+    key_axis: int | None = None  # ... and columns: what the block attends over
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        return tuple(axis for axis in (self.query_axis, self.key_axis) if axis is not None)
 
     @property
     def elements(self) -> int:
@@ -118,6 +125,7 @@ class BlockFinder:
         if contraction is None:
             return None
         block = self._new_block("softmax", event, event.inputs[0], self.facts[event.index].normalized)
+        block.dim_event = event.index
         self._finish(block, contraction, event.inputs[0])
         return block
 
@@ -128,13 +136,11 @@ class BlockFinder:
         total = self.flow.made_by(denominator.vid)
         while total is not None and total.op in ("clamp", "add", "unsqueeze", "to", "float"):
             total = self.flow.made_by(total.inputs[0].vid)
-        if total is None or total.op != "sum" or total.inputs[0].vid != numerator.vid:
+        if total is None or total.op != "sum":
             return None
-        exp = self.flow.made_by(numerator.vid)
-        while exp is not None and exp.op in ("masked_fill", "mul", "where") and exp.inputs:
-            exp = self.flow.made_by(exp.inputs[0].vid)
-        if exp is None or exp.op != "exp":
-            return None
+        exp, summed = self._exp_behind(numerator.vid), self._exp_behind(total.inputs[0].vid)
+        if exp is None or summed is None or exp.inputs[0].vid != summed.inputs[0].vid:
+            return None  # exp(s) / exp(s).sum(): one exp or two of the same scores
         contraction = self._contraction_after(event.outputs[0])
         if contraction is None:
             return None
@@ -149,9 +155,16 @@ class BlockFinder:
                 max_subtracted = True
                 scores = shifted.inputs[0]
         block = self._new_block("handwritten", event, scores, self.facts[total.index].normalized)
-        block.exp_event, block.max_subtracted = exp.index, max_subtracted
+        block.exp_event, block.max_subtracted, block.dim_event = exp.index, max_subtracted, total.index
         self._finish(block, contraction, scores)
         return block
+
+    def _exp_behind(self, vid: int) -> OpEvent | None:
+        """The exp that made `vid`, through the masks applied to its output."""
+        event = self.flow.made_by(vid)
+        while event is not None and event.op in ("masked_fill", "mul", "where") and event.inputs:
+            event = self.flow.made_by(event.inputs[0].vid)
+        return event if event is not None and event.op == "exp" and event.inputs else None
 
     def _sdpa(self, event: OpEvent) -> AttentionBlock:
         q, k = event.inputs[0], event.inputs[1]
@@ -162,7 +175,8 @@ class BlockFinder:
             index=0, kind="sdpa", norm_event=event.index, module=event.module,
             table_shape=q.shape[:-1] + (k.shape[-2],), table_axes=table_axes, dtype=q.dtype,
             normalized_axis=key_axis, contracted_axes=(key_axis,), contraction_event=event.index,
-            product_event=event.index, contracted_size=q.shape[-1],
+            product_event=event.index, contracted_size=q.shape[-1], query_axis=out_axes[-2] if out_axes else None,
+            key_axis=key_axis,
         )
         explicit = self.flow.scalar(event, 6, "scale")
         block.scale = explicit if explicit is not None else 1 / math.sqrt(q.shape[-1])
@@ -211,6 +225,8 @@ class BlockFinder:
         )
         self._masks_after(block, chain)
         self._walk_back(block, scores.vid)
+        if block.key_axis is None and block.contracted_axes:
+            block.key_axis = block.contracted_axes[0]
 
     def _masks_after(self, block: AttentionBlock, chain: list[int]) -> None:
         masked = False
@@ -248,6 +264,7 @@ class BlockFinder:
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
         block.product_event = event.index
         facts = self.facts[event.index]
+        block.query_axis, block.key_axis = facts.rows, facts.cols
         for position, dim in facts.contracted[:1]:
             block.contracted_size = event.inputs[position].shape[dim]
         operands = [p for p, _ in facts.contracted]
@@ -343,8 +360,10 @@ class BlockFinder:
             condition = event.tensor_arg(0, "condition")
             if condition is None:
                 return None
-            scores_first = main is None or main == 1 or event.inputs[main].vid == event.tensor_arg(1, "input")
-            fill = self.flow.scalar(event, 2 if scores_first else 1, "other")
+            # where(condition, scores, fill) keeps the scores where True; where(condition, fill, scores) hides them
+            other = event.arg(2, "other")
+            scores_first = not (main is not None and isinstance(other, dict) and other.get(TENSOR_SLOT) == main)
+            fill = self.flow.scalar(event, 2, "other") if scores_first else self.flow.scalar(event, 1, "input")
             value = self.flow.value(condition)
             hidden = None
             if value is not None:

@@ -66,7 +66,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def encode(recording: Recording, layout: str) -> dict[str, Any]:
+def encode(recording: Recording, layout: str | None) -> dict[str, Any]:
     """`recording.json`'s content: every field of the recording except the kept values."""
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "layout": layout}
     for item in fields(Recording):
@@ -82,7 +82,7 @@ def _stored(tensor: torch.Tensor) -> torch.Tensor:
     return tensor.contiguous()
 
 
-def save(recording: Recording, path: str | os.PathLike[str], layout: str = "batch-first") -> None:
+def save(recording: Recording, path: str | os.PathLike[str], layout: str | None = None) -> None:
     """Write `recording` to `path`; the file is replaced whole, never left half written."""
     from safetensors.torch import save as save_tensors
 
@@ -184,8 +184,8 @@ def _one_line(problem: BaseException) -> str:
     return " ".join(str(problem).split()) or type(problem).__name__
 
 
-def read(path: str | os.PathLike[str]) -> tuple[Recording, str]:
-    """The recording saved at `path` and the layout it was analysed with."""
+def read(path: str | os.PathLike[str]) -> tuple[Recording, str | None]:
+    """The recording saved at `path` and the layout forced on it, if one was."""
     path = os.fspath(path)
     document, stored_values = _read_members(path)
     try:
@@ -204,6 +204,6 @@ def read(path: str | os.PathLike[str]) -> tuple[Recording, str]:
     except Exception as problem:  # safetensors reports damage with its own exception type
         raise RecordingError(f"{path}: damaged recording ({VALUES_MEMBER}: {_one_line(problem)})") from None
     try:
-        return decode(data, values), str(data.get("layout", "batch-first"))
+        return decode(data, values), data.get("layout")
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
         raise RecordingError(f"{path}: damaged recording ({type(problem).__name__}: {_one_line(problem)})") from None

@@ -271,9 +271,7 @@ def _load_zoo(label: str, name: str) -> Workload:
     entry = entries.get(name)
     if entry is None:
         raise TargetError(f"{label}: no zoo model named {name!r}{_suggest(name, entries)} (`attnscope zoo` lists them)")
-    layout = getattr(entry.module, "LAYOUT", None)
-    options = {"layout": layout} if layout else {}
-    return _workload(label, f"zoo model {name}'s build()", _call(label, f"{name}.build", entry.build), options)
+    return _workload(label, f"zoo model {name}'s build()", _call(label, f"{name}.build", entry.build), {})
 
 
 def _load(spec: str) -> Workload:

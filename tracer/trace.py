@@ -31,7 +31,7 @@ class Trace:
         *,
         value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
         max_passes: int | None = None,
-        layout: str = "batch-first",
+        layout: str | None = None,
     ) -> None:
         self.layout = layout
         self._recorder = Recorder(model, value_budget_bytes=value_budget_bytes, max_passes=max_passes)
@@ -45,7 +45,7 @@ class Trace:
         return False
 
     @classmethod
-    def from_recording(cls, recording: Recording, layout: str = "batch-first") -> "Trace":
+    def from_recording(cls, recording: Recording, layout: str | None = None) -> "Trace":
         """A finished trace around an existing recording (e.g. one loaded from a file)."""
         finished = cls(None, layout=layout)
         finished._recorder.recording = recording
@@ -90,7 +90,8 @@ def trace(model: nn.Module | None = None, **options: Any) -> Trace:
     """Record every forward pass of `model` run inside the `with` block.
 
     Options: `value_budget_bytes` (memory for kept value copies), `max_passes` (record
-    only the first N forward passes), `layout` ("batch-first" or "seq-first": how to read
+    only the first N forward passes), `layout` ("batch-first" or "seq-first": overrides what
+    the forward pass's own evidence says about how to read
     the model's float inputs).
     """
     return Trace(model, **options)

@@ -5,9 +5,10 @@ buggy model: the bug), and it defines:
 
 - ``build()`` returning ``(model, args)``, ``(model, args, kwargs)`` or ``(model, kwargs)``;
 - ``EXPECTED``: the finding codes it must trigger (``()`` for a correct model);
-- optionally ``ALSO``: codes that follow directly from the bug (named in the docstring);
-- optionally ``LAYOUT = "seq-first"`` for a model whose inputs are (T, B, ...), which
-  `zoo:NAME` targets pass on as `--layout seq-first`.
+- optionally ``ALSO``: codes that follow directly from the bug (named in the docstring).
+
+Sequence-first (T, B, ...) models need no flag: attnscope reads the layout from what the
+forward pass does with its inputs.
 
 The line that holds the bug carries a trailing ``# BUG: <code>`` comment, so tests can check
 that a finding points at it.

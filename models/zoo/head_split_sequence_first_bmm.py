@@ -12,7 +12,6 @@ import torch
 import torch.nn as nn
 
 EXPECTED: tuple[str, ...] = ("head-split",)
-LAYOUT = "seq-first"  # inputs are (T, B, ...): check with --layout seq-first
 
 
 class SeqFirstAttention(nn.Module):

@@ -10,7 +10,6 @@ import torch
 import torch.nn as nn
 
 EXPECTED: tuple[str, ...] = ("layernorm-variance",)
-LAYOUT = "seq-first"  # inputs are (T, B, ...): check with --layout seq-first
 
 
 class Norm(nn.Module):

@@ -11,7 +11,6 @@ import torch
 import torch.nn as nn
 
 EXPECTED: tuple[str, ...] = ()
-LAYOUT = "seq-first"  # inputs are (T, B, ...): check with --layout seq-first
 
 
 class SeqFirstMHA(nn.Module):

@@ -9,7 +9,6 @@ import torch
 import torch.nn as nn
 
 EXPECTED: tuple[str, ...] = ("positional-axis",)
-LAYOUT = "seq-first"  # inputs are (T, B, ...): check with --layout seq-first
 
 
 class SeqFirstEncoder(nn.Module):

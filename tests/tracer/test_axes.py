@@ -102,7 +102,7 @@ def test_masks_adopt_the_axes_they_meet_and_position_tables_are_positions():
     t = traced(Masked(), torch.randn(2, 5, 8), mask)
     assert names(t, "getitem") == ["T", "d"]  # the table's rows became the sequence's positions
     assert names(t, "masked_fill") == ["B", "Tq", "Tk"]
-    assert t.analysis.meaning.padding["x"].tolist() == [[False] * 5, [False] * 3 + [True] * 2]
+    assert t.analysis.padding["x"].pad.tolist() == [[False] * 5, [False] * 3 + [True] * 2]
 
 
 def test_einsum_and_sdpa_give_query_and_key_roles():

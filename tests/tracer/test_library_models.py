@@ -27,21 +27,44 @@ def test_nn_transformer_batch_first():
     assert serious(report, ("error", "warning")) == []
 
 
-def test_nn_transformer_sequence_first_with_layout():
+@pytest.mark.parametrize("layout", [None, "seq-first"])
+def test_nn_transformer_sequence_first_needs_no_flag(layout):
+    """PyTorch's default layout (T, B, d) is read from what the modules do with it."""
     torch.manual_seed(0)
     model = nn.Transformer(D, 4, 2, 2, 32)
     mask = nn.Transformer.generate_square_subsequent_mask(T)
-    report = run(model, (torch.randn(S, B, D), torch.randn(T, B, D)), {"tgt_mask": mask}, layout="seq-first")
+    report = run(model, (torch.randn(S, B, D), torch.randn(T, B, D)), {"tgt_mask": mask}, layout=layout)
+    assert report.summary["attention_blocks"] == 6
     assert serious(report, ("error", "warning")) == []
 
 
-def test_sequence_first_input_read_as_batch_first_is_flagged():
-    """The misuse the layout option exists for: attention over the batch axis."""
-    torch.manual_seed(0)
-    mha = nn.MultiheadAttention(D, 4)  # batch_first=False, fed (B, T, d)
-    x = torch.randn(B, T, D)
-    report = run(mha, (x, x, x))
+class PositionsThenAttention(nn.Module):
+    """Batch-first data by its own code's say-so: (B, T) ids, positions cut along dim 1 of a (1, L, d) table."""
+
+    def __init__(self, batch_first: bool):
+        super().__init__()
+        self.embed = nn.Embedding(20, D)
+        self.pos = nn.Parameter(torch.randn(1, 32, D))
+        self.mha = nn.MultiheadAttention(D, 4, batch_first=batch_first)
+
+    def forward(self, ids):
+        x = self.embed(ids) + self.pos[:, : ids.size(1)]
+        return self.mha(x, x, x)[0]
+
+
+def test_batch_first_data_read_as_sequence_first_is_flagged():
+    """The misuse batch_first exists for: attention over the batch axis."""
+    ids = torch.randint(1, 20, (B, T))
+    report = run(PositionsThenAttention(batch_first=False), (ids,))
     assert [f["code"] for f in serious(report)] == ["softmax-axis"]
+    assert serious(run(PositionsThenAttention(batch_first=True), (ids,)), ("error", "warning")) == []
+
+
+def test_a_default_multihead_attention_alone_reads_its_input_sequence_first():
+    """With no other evidence, (a, b, d) into a seq-first module is (T, B, d): no false alarm."""
+    x = torch.randn(B, T, D)
+    report = run(nn.MultiheadAttention(D, 4), (x, x, x))
+    assert serious(report, ("error", "warning")) == []
 
 
 def test_transformer_encoder_with_key_padding(padding):

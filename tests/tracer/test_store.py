@@ -96,15 +96,19 @@ def test_file_is_a_zip_of_json_and_safetensors(tmp_path: Path) -> None:
         assert sorted(archive.namelist()) == ["recording.json", "values.safetensors"]
         document = json.loads(archive.read("recording.json"))
     assert document["format"] == "attnscope-recording" and document["version"] == 1
-    assert document["layout"] == "batch-first" and document["events"]
+    assert document["layout"] is None and document["events"]  # None: the evidence decides on load
     assert not list(tmp_path.glob("*.partial"))
 
 
-def test_the_layout_is_saved_and_can_be_overridden(tmp_path: Path) -> None:
+def test_the_settled_layout_comes_back_and_a_forced_one_is_saved(tmp_path: Path) -> None:
     _, recorded = check_entry(catalogue()["ok_sequence_first"])
     recorded.save(str(tmp_path / "s.attntrace"))
-    assert tracer.load(tmp_path / "s.attntrace").layout == "seq-first"
-    assert tracer.load(tmp_path / "s.attntrace", layout="batch-first").layout == "batch-first"
+    loaded = tracer.load(tmp_path / "s.attntrace")
+    assert loaded.layout is None and loaded.analysis.layout.name == "seq-first"
+    assert tracer.load(tmp_path / "s.attntrace", layout="batch-first").analysis.layout.name == "batch-first"
+    forced = tracer.Trace.from_recording(recorded.recording, layout="seq-first")
+    forced.save(str(tmp_path / "f.attntrace"))
+    assert tracer.load(tmp_path / "f.attntrace").layout == "seq-first"
 
 
 # ----------------------------------------------------------------------------- without the model's code

@@ -139,13 +139,6 @@ def fake_zoo(**modules: SimpleNamespace) -> dict[str, SimpleNamespace]:
     }
 
 
-def test_zoo_target_takes_layout_from_its_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    entries = fake_zoo(seq=SimpleNamespace(LAYOUT="seq-first"), plain=SimpleNamespace())
-    monkeypatch.setattr(targets, "zoo_entries", lambda: entries)
-    assert load_target("zoo:seq").options == {"layout": "seq-first"}
-    assert load_target("zoo:plain").options == {}
-
-
 def test_unknown_zoo_name_suggests_close_names(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(targets, "zoo_entries", lambda: fake_zoo(softmax_axis_query=SimpleNamespace()))
     with pytest.raises(TargetError, match="did you mean softmax_axis_query"):

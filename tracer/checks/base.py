@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
-from ..findings import Finding
+from ..findings import Finding, Related
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -19,11 +19,15 @@ class Check:
     def run(self, analysis: "Analysis") -> Iterable[Finding]:
         raise NotImplementedError
 
-    def at(self, analysis: "Analysis", event: int, message: str, hint: str = "") -> Finding:
-        """A finding located at the user's source line of recorded event `event`."""
+    def at(self, analysis: "Analysis", event: int, message: str, hint: str = "",
+           related: tuple[Related, ...] = ()) -> Finding:
+        """A finding located at the user's source line of recorded event `event`; `related` are the
+        places that built its faulty operand (notes under the finding)."""
         recorded = analysis.recording.events[event]
+        here = (recorded.file, recorded.line)
         return Finding(
             code=self.code, severity=self.severity, message=message, file=recorded.file,
             line=recorded.line, module=recorded.module, op=recorded.op,
             node=analysis.node_ids[event], hint=hint, event=event,
+            related=tuple(place for place in related if (place.file, place.line) != here),
         )

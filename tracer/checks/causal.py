@@ -1,4 +1,14 @@
-"""Causal masks, read from their pattern: rows whose visible keys form a prefix (or a suffix)."""
+"""Causal masks, read row by row: where each real query's view of the keys ends.
+
+For every query that is not padding, the last key it may read (`hi`) is compared with its
+own position (query t is key t + offset: 0 in self-attention, P when P cached or memory
+keys come first). A causal mask makes `hi` follow the query in lockstep; rows where it
+does are judged: past the query is a leak, short of it hides the diagonal. Rows where `hi`
+stands still (a bidirectional prefix, padding, a plain key mask) are not causal and not
+judged, so prefix-LM, sliding-window, memory and cache masks read the same as a plain one.
+A mask whose *first* visible key follows the query instead (each query sees itself and the
+future) is causal the wrong way round: a leak.
+"""
 
 from __future__ import annotations
 
@@ -8,43 +18,133 @@ from typing import Iterator
 import torch
 
 from ..blocks import MaskUse
-from .patterns import Pattern, masks_before, pattern_of
+from ..evidence.provenance import construction, triangle_call
+from ..evidence.sources import ADDITIVE_HIDING
+from .mask_parts import mask_parts
+from .patterns import BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of
 
 
 @dataclass
 class CausalShape:
     leaks: bool  # some query sees a later key
     hides_diagonal: bool  # some query cannot see its own position
+    shift: int  # how far the view of the judged rows ends past their own position (+1: the next key)
 
 
-def causal_shape(pattern: Pattern) -> CausalShape | None:
-    """How a triangular mask over one sequence treats the future and the diagonal; None if not triangular."""
-    if not pattern.same_sequence or not (pattern.varies_along(2) and pattern.varies_along(3)):
+def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
+    """How a mask over one sequence treats the future and the diagonal; None if it is not causal."""
+    if pattern.offset is None:
         return None
     hidden = pattern.hidden
     size_q, size_k = hidden.shape[-2:]
-    if size_q != size_k:
-        return None
-    padding_keys = hidden.all(dim=2, keepdim=True)  # keys hidden from every query: padding
-    relevant = hidden | padding_keys
-    suffix = bool((relevant[..., 1:] | ~relevant[..., :-1]).all())  # hidden keys form a suffix of each row
-    prefix = bool((relevant[..., :-1] | ~relevant[..., 1:]).all())  # hidden keys form a prefix of each row
-    if not (suffix or prefix):
-        return None
-    later = torch.ones(size_q, size_k, dtype=torch.bool).triu(1)
-    visible = ~hidden
-    leaks = bool((visible & later).any())
-    diagonal = torch.eye(size_q, dtype=torch.bool)
-    real_diagonal = diagonal & ~padding_keys
-    hides_diagonal = bool((hidden & real_diagonal).any())
-    return CausalShape(leaks, hides_diagonal)
+    visible = ~hidden & ~padded_keys(analysis, pattern)
+    rows = visible.any(-1) & ~padded_queries(analysis, pattern)
+    last = (size_k - 1) - visible.flip(-1).to(torch.uint8).argmax(-1)
+    first = visible.to(torch.uint8).argmax(-1)
+    position = torch.arange(size_q) + pattern.offset
+    following = _lockstep(last, rows)
+    if bool(following.any()):
+        shift = (last - position)[following]
+        leaks, hides = bool((shift > 0).any()), bool((shift < 0).any())
+        worst = int(shift.max()) if leaks else int(shift.min())
+        return CausalShape(leaks, hides and not leaks, worst)
+    reversed_rows = _lockstep(first, rows) & (first >= position) & (last > position)
+    if bool(reversed_rows.any()):
+        return CausalShape(True, False, int((last - position)[reversed_rows].max()))
+    return None
 
 
-def causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape]]:
-    """Every triangular mask applied to the scores, with how it treats the future and the diagonal."""
+def _lockstep(bound: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    """Rows whose bound moves by exactly one from the previous (or to the next) real row."""
+    step = (bound[..., 1:] == bound[..., :-1] + 1) & rows[..., 1:] & rows[..., :-1]
+    following = torch.zeros(torch.broadcast_shapes(bound.shape, rows.shape), dtype=torch.bool)
+    following[..., 1:] |= step
+    following[..., :-1] |= step
+    return following
+
+
+def causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape, CausalAdvice]]:
+    """Every causal mask applied to the scores, how it treats the future and the diagonal, and advice."""
     for block in analysis.blocks:
         for use in masks_before(block):
             pattern = pattern_of(analysis, block, use)
-            shape = causal_shape(pattern) if pattern is not None else None
-            if shape is not None:
-                yield use, shape
+            shape = causal_shape(analysis, pattern) if pattern is not None and pattern.hidden.shape[QUERY] > 1 else None
+            if shape is not None and (shape.leaks or shape.hides_diagonal):
+                yield use, shape, advice(analysis, block, use, shape, pattern)
+
+
+@dataclass
+class CausalAdvice:
+    hint: str
+    related: tuple
+    where: str  # "" or " (query t is key t + 3: 3 keys come first)"
+
+
+def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) -> CausalAdvice:
+    """A hint in the user's own spelling (tril or triu, keep- or hide-mask) and where the mask was built."""
+    offset = pattern.offset or 0
+    where = f" (query t is key t + {offset}: {offset} keys come first)" if offset else ""
+    part = _causal_part(analysis, block, use)
+    if part is None:
+        return CausalAdvice(_generic_hint(offset), (), where)
+    related = construction(analysis, part.vid, "causal mask built here", use.event)
+    found = _triangle(analysis, part, related)
+    if found is None or pattern.placement is None:
+        return CausalAdvice(_generic_hint(offset), related, where)
+    op, diagonal, vid = found
+    kept = analysis.recording.values.get(vid)
+    drawn = pattern.placement.canonical(kept) if kept is not None else None
+    marks_hidden = _marks_hidden(drawn, pattern.hidden) if drawn is not None else None
+    written = f", not diagonal={diagonal}" if diagonal is not None else ""
+    if op == "tril" and marks_hidden is False:
+        hint = f"keep keys j <= i{_plus(offset)}: torch.tril(ones, diagonal={offset}){written}"
+    elif op == "triu" and marks_hidden is True:
+        hint = f"hide keys j > i{_plus(offset)}: torch.triu(ones, diagonal={offset + 1}){written}"
+    elif op == "triu" and marks_hidden is False:
+        hint = (f"this keep-mask is the upper triangle (the future): keep the lower one, "
+                f"torch.tril(ones, diagonal={offset}), or hide torch.triu(ones, diagonal={offset + 1})")
+    elif op == "tril" and marks_hidden is True:
+        hint = (f"this hide-mask is the lower triangle (the past): hide the upper one, "
+                f"torch.triu(ones, diagonal={offset + 1}), or keep torch.tril(ones, diagonal={offset})")
+    else:
+        hint = _generic_hint(offset)
+    return CausalAdvice(hint, related, where)
+
+
+def _triangle(analysis, part, related) -> tuple[str, int | None, int] | None:
+    """(tril or triu, its diagonal, the value it made) behind a causal part: a recorded op, or a call
+    on the line that built a buffer in `__init__` (then the value is the buffer as the forward read it)."""
+    events = analysis.recording.events
+    for index in part.events:
+        if events[index].op in ("tril", "triu"):
+            return events[index].op, events[index].arg(1, "diagonal", 0), events[index].outputs[0].vid
+    for place in related:
+        written = triangle_call(place.file, place.line)
+        if written is not None and part.events:
+            return written[0], written[1], events[part.events[-1]].outputs[0].vid
+    return None
+
+
+def _generic_hint(offset: int) -> str:
+    return f"hide exactly the keys j > i{_plus(offset)} (keep j <= i{_plus(offset)})"
+
+
+def _plus(offset: int) -> str:
+    return f" + {offset}" if offset else ""
+
+
+def _causal_part(analysis, block, use: MaskUse):
+    parts = [part for part in mask_parts(analysis, block, use) if part.pattern is not None]
+    structural = [part for part in parts if part.varies(QUERY) and part.varies(KEY) and not part.varies(BATCH)]
+    return structural[0] if structural else (parts[0] if len(parts) == 1 else None)
+
+
+def _marks_hidden(part: torch.Tensor, hidden: torch.Tensor) -> bool | None:
+    """True if the part's set cells are the hidden ones, False if they are the kept ones."""
+    marked = part < ADDITIVE_HIDING if part.is_floating_point() and bool((part < ADDITIVE_HIDING).any()) else part != 0
+    marked, hidden = torch.broadcast_tensors(marked, hidden)
+    if not bool((marked & ~hidden).any()):
+        return True
+    if not bool((~marked & ~hidden).any()):
+        return False
+    return None

@@ -14,10 +14,10 @@ class CausalDiagonal(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for use, shape in causal_masks(analysis):
-            if shape.hides_diagonal and not shape.leaks:
+        for use, shape, advice in causal_masks(analysis):
+            if shape.hides_diagonal:
                 yield self.at(
                     analysis, use.event,
-                    "the causal mask hides the diagonal: query t cannot see key t (its own position)",
-                    hint="hide only keys j > i: torch.triu(ones, diagonal=1), not diagonal=0",
+                    f"the causal mask hides the diagonal: query t cannot see key t (its own position){advice.where}",
+                    hint=advice.hint, related=advice.related,
                 )

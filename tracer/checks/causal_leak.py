@@ -14,10 +14,12 @@ class CausalLeak(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for use, shape in causal_masks(analysis):
+        for use, shape, advice in causal_masks(analysis):
             if shape.leaks:
+                ahead = "the next key" if shape.shift == 1 else f"keys up to {shape.shift} positions ahead"
                 yield self.at(
                     analysis, use.event,
-                    "the causal mask lets a query position see keys at later positions (the future)",
-                    hint="hide keys j > i: mask = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)",
+                    f"the causal mask lets a query position see keys at later positions (the future): query t "
+                    f"also reads {ahead}{advice.where}",
+                    hint=advice.hint, related=advice.related,
                 )

@@ -1,12 +1,18 @@
-"""fully-masked-row: a real query whose every key is hidden has nothing to normalize (NaN or garbage)."""
+"""fully-masked-row: a real query whose every key is hidden has nothing to normalize (NaN or garbage).
+
+Padded queries are excused: their rows are often fully hidden on purpose (pair masks). What
+is padding comes from evidence (pad ids, mask inputs), or, in self-attention, from the keys
+each sample hides from all its queries at the end of its sequence.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from ..findings import Finding
 from .base import Check
-from .patterns import masks_before, pattern_of
+from .patterns import KEY, padded_queries, masks_before, pattern_of
 
 
 class FullyMaskedRow(Check):
@@ -14,7 +20,6 @@ class FullyMaskedRow(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        padding = analysis.meaning.padding if analysis.meaning else {}
         for block in analysis.blocks:
             patterns = [(use, pattern_of(analysis, block, use)) for use in masks_before(block)]
             patterns = [(use, p) for use, p in patterns if p is not None]
@@ -25,32 +30,38 @@ class FullyMaskedRow(Check):
                 try:
                     hidden = pattern.hidden if hidden is None else hidden | pattern.hidden
                 except RuntimeError:
-                    return  # patterns of different layouts: no conclusion
-            rows = hidden.all(dim=3)  # (batch, rest, T_q)
-            pattern = patterns[-1][1]
-            pad = padding.get(pattern.query_seq) if pattern.query_seq else None
-            padding_known = pad is not None and pattern.has_batch and rows.shape[0] in (1, pad.shape[0]) \
-                and rows.shape[2] in (1, pad.shape[1])
-            if padding_known:
-                rows = rows & ~pad[:, None, :]
+                    hidden = None  # patterns of different layouts: no conclusion
+                    break
+            if hidden is None:
+                continue
+            last_use, pattern = patterns[-1]
+            union = replace(pattern, hidden=hidden)
+            rows = hidden.all(dim=KEY) & ~padded_queries(analysis, union)  # (batch, rest, T_q)
+            if pattern.placement is not None:  # a mask broadcast over the queries hides every row alike
+                size_q = pattern.placement.sizes[pattern.placement.query]
+                rows = rows.expand(*rows.shape[:-1], size_q)
             if bool(rows.any()):
-                empty = rows.any(dim=1)  # (batch, T_q)
-                queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
-                samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
-                if not pattern.has_batch:
-                    where = ""
-                elif empty.shape[0] == 1 or len(samples) == empty.shape[0]:
-                    where = " of every sample"
-                else:
-                    where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}"
-                yield self.at(
-                    analysis, patterns[-1][0].event,
-                    f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
-                    f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all"
-                    + (", although not padding" if padding_known else "")
-                    + ": the softmax of such a row is NaN (or uniform over hidden keys)",
-                    hint="make sure every valid query keeps at least one visible key (e.g. itself)",
-                )
+                yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
+                                    excused=bool(padded_queries(analysis, union).any()))
+
+    def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool) -> Finding:
+        empty = rows.any(dim=1)  # (batch, T_q)
+        queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
+        samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
+        if not has_batch:
+            where = ""
+        elif empty.shape[0] == 1 or len(samples) == empty.shape[0]:
+            where = " of every sample"
+        else:
+            where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}"
+        return self.at(
+            analysis, event,
+            f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
+            f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all"
+            + (", although not padding" if excused else "")
+            + ": the softmax of such a row is NaN (or uniform over hidden keys)",
+            hint="make sure every valid query keeps at least one visible key (e.g. itself)",
+        )
 
 
 def _listed(numbers: list[int], limit: int = 6) -> str:

@@ -24,5 +24,5 @@ class HeadMerge(Check):
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
                     "merges heads back so that the merged axes mix head and sequence positions",
-                    hint=HINTS[analysis.layout],
+                    hint=HINTS[analysis.layout.name],
                 )

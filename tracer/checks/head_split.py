@@ -25,7 +25,7 @@ class HeadSplit(Check):
                     f"{event.op} to {list(event.outputs[0].shape)} tears the token and feature axes of "
                     f"[{analysis.describe(event.inputs[0])}] into each other: the new 'sequence' axis mixes "
                     "positions and features",
-                    hint=self.hints[analysis.layout],
+                    hint=self.hints[analysis.layout.name],
                 )
         yield from self._attention_over_features(analysis, reported)
 
@@ -48,5 +48,5 @@ class HeadSplit(Check):
                     f"after {event.op} to {list(event.outputs[0].shape)}, attention runs over "
                     f"{table.describe(axis)}, a piece of the feature axis, instead of over token positions: "
                     "the split put features where the sequence should be",
-                    hint=self.hints[analysis.layout],
+                    hint=self.hints[analysis.layout.name],
                 )

@@ -1,12 +1,23 @@
-"""mask-axis: a key-padding mask must vary over the keys, not over the queries, heads or batch."""
+"""mask-axis: a padding mask must vary over the keys, not over the queries, heads or batch.
+
+Judged part by part: a combined mask (padding AND causal) is taken apart along its
+construction, so a padding part laid along the queries is found even when the causal part
+makes the whole mask vary along the keys too. A pair mask (query padding AND key padding)
+is fine: its key part hides the padded keys. Padding that differs between the heads of one
+sample follows the wrong batch/head order (a per-head mask tiled with `repeat`).
+"""
 
 from __future__ import annotations
 
 from typing import Iterable
 
+from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import masks_before, pattern_of
+from .mask_parts import mask_parts
+from .patterns import BATCH, KEY, QUERY, REST, masks_before, pattern_of, varies
+
+HINT = "broadcast a (B, T_k) padding mask as mask[:, None, None, :] against (B, H, T_q, T_k)"
 
 
 class MaskAxis(Check):
@@ -19,21 +30,45 @@ class MaskAxis(Check):
                 pattern = pattern_of(analysis, block, use)
                 if pattern is None:
                     continue
-                if pattern.varies_along(2) and not pattern.varies_along(3):
-                    yield self.at(
-                        analysis, use.event,
-                        "the mask varies over the query axis but not over the key axis: it hides whole query "
-                        "rows instead of padding keys, and every query still reads the padding",
-                        hint="broadcast a (B, T_k) padding mask as mask[:, None, None, :] against (B, H, T_q, T_k)",
-                    )
-                elif pattern.varies_along(1) and _is_boolean(use):
-                    yield self.at(
-                        analysis, use.event,
-                        "the mask varies over the head axis: a padding mask laid out (1, B, 1, T) lines its "
-                        "batch dimension up with the heads",
-                        hint="broadcast a (B, T_k) padding mask as mask[:, None, None, :] against (B, H, T_q, T_k)",
-                    )
+                finding = self._along_queries(analysis, block, use, pattern) or self._across_heads(analysis, use, pattern)
+                if finding is not None:
+                    yield finding
 
+    def _along_queries(self, analysis, block, use, pattern) -> Finding | None:
+        parts = [part for part in mask_parts(analysis, block, use) if part.pattern is not None]
+        if len(parts) > 1:
+            rows = [part for part in parts if part.along_queries_only]
+            if not rows or any(part.along_keys_only or part.varies(BATCH) and part.varies(KEY) for part in parts):
+                return None
+            part = rows[0]
+            built = construction(analysis, part.vid, "the query-side mask built here", use.event)
+            return self.at(
+                analysis, use.event,
+                "the padding part of this combined mask varies over the query axis but not over the key axis: it "
+                "hides whole query rows instead of padding keys, and the real queries still read the padding "
+                "wherever the other parts let them",
+                hint=HINT, related=built,
+            )
+        if pattern.varies_along(QUERY) and not pattern.varies_along(KEY):
+            return self.at(
+                analysis, use.event,
+                "the mask varies over the query axis but not over the key axis: it hides whole query "
+                "rows instead of padding keys, and every query still reads the padding",
+                hint=HINT, related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
+            )
+        return None
 
-def _is_boolean(use) -> bool:
-    return use.kind in ("fill", "where") or (use.mask is not None and use.mask.dtype == "bool")
+    def _across_heads(self, analysis, use, pattern) -> Finding | None:
+        unread = pattern.hidden.all(dim=QUERY)  # (batch, rest, T_k): keys no query of that slice reads
+        if not varies(unread, REST) or pattern.hidden.shape[REST] == 1:
+            return None
+        per_sample = "differs between the heads of one sample" if pattern.hidden.shape[BATCH] > 1 \
+            else "varies over the head axis"
+        return self.at(
+            analysis, use.event,
+            f"the padding hidden by this mask {per_sample}: the mask's batch and head order does not match "
+            "the scores' (a per-head (B*H, T, T) mask must be batch-major, as repeat_interleave builds it; a "
+            "(1, B, 1, T) layout lines the batch up with the heads)",
+            hint="expand a (B, T) padding mask per head with mask.repeat_interleave(H, dim=0), not mask.repeat(H, 1, 1)",
+            related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
+        )

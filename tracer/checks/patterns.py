@@ -2,7 +2,9 @@
 
 A mask's hidden-key pattern is brought to `(batch, rest, T_q, T_k)`: merged axes such as
 `B·H` are split back into their parts, the batch dim is found by its axis, the query and
-key dims by their roles, and everything else (heads) is flattened into `rest`.
+key dims by their roles, and everything else (heads) is flattened into `rest`. The same
+`Placement` brings any tensor that broadcasts onto the score table (a part of a combined
+mask, the model's known padding) into that layout, so its parts can be judged one by one.
 """
 
 from __future__ import annotations
@@ -18,6 +20,54 @@ from ..blocks import AttentionBlock, MaskUse
 if TYPE_CHECKING:
     from ..analysis import Analysis
 
+BATCH, REST, QUERY, KEY = range(4)
+
+
+@dataclass
+class Placement:
+    """Where the batch, query and key dims of one mask use's table are, and how to reorder them."""
+
+    sizes: list[int]  # the table's dims, merged batch·heads axes split into their parts
+    order: list[int]  # permutation of `sizes` to (batch?, rest..., query, key)
+    batch: int | None
+    rest: list[int]
+    query: int
+    key: int
+    table_shape: tuple[int, ...]
+    query_axis: int  # the table's query and key axes
+    key_axis: int
+
+    def canonical(self, value: torch.Tensor) -> torch.Tensor | None:
+        """`value` (broadcastable onto the table) as (batch, rest, T_q, T_k), broadcast dims kept at 1."""
+        rank = len(self.table_shape)
+        if value.dim() > rank:
+            return None
+        value = value.reshape((1,) * (rank - value.dim()) + tuple(value.shape))
+        try:
+            if torch.broadcast_shapes(value.shape, self.table_shape) != torch.Size(self.table_shape):
+                return None
+        except RuntimeError:
+            return None
+        split = []
+        for size, full in zip(value.shape, self._split_widths()):
+            split.extend(full if size != 1 else [1] * len(full))
+        value = value.reshape(split).permute(self.order)
+        shape = value.shape
+        batch = shape[0] if self.batch is not None else 1
+        rest = math.prod(shape[1 if self.batch is not None else 0:-2])
+        return value.reshape(batch, rest, shape[-2], shape[-1])
+
+    def _split_widths(self) -> list[list[int]]:
+        widths, cursor = [], 0
+        for size in self.table_shape:
+            group, product = [], 1
+            while product < size or not group:
+                group.append(self.sizes[cursor])
+                product *= self.sizes[cursor]
+                cursor += 1
+            widths.append(group)
+        return widths
+
 
 @dataclass
 class Pattern:
@@ -26,64 +76,128 @@ class Pattern:
     query_seq: str | None
     key_seq: str | None
     same_sequence: bool
+    offset: int | None = None  # query t is key t + offset, when queries and keys index one sequence
+    placement: Placement | None = None
 
     def varies_along(self, dim: int) -> bool:
         """True when the pattern is not constant along `dim` (0 batch, 1 rest, 2 query, 3 key)."""
-        if self.hidden.shape[dim] == 1:
-            return False
-        first = self.hidden.narrow(dim, 0, 1)
-        return bool((self.hidden != first).any())
+        return varies(self.hidden, dim)
 
 
-def _split_merged(analysis: "Analysis", hidden: torch.Tensor, axes: tuple[int, ...]) -> tuple[torch.Tensor, list[int]]:
+def varies(value: torch.Tensor, dim: int) -> bool:
+    if value.shape[dim] == 1:
+        return False
+    first = value.narrow(dim, 0, 1)
+    return bool((value != first).any())
+
+
+def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, ...],
+                 shape: tuple[int, ...]) -> Placement | None:
+    """The canonical placement of a table with these axes, or None if its query and key dims are unknown."""
     table = analysis.table
     sizes, flat = [], []
-    for dim, axis in enumerate(axes):
+    for size, axis in zip(shape, axes):
         record = table.get(axis)
-        if record.parts and record.kind == "batch":
+        if record.parts and record.kind == "batch" and math.prod(table.get(p).size for p in record.parts) == size:
             for part in record.parts:
-                sizes.append(table.get(part).size if hidden.shape[dim] != 1 else 1)
+                sizes.append(table.get(part).size)
                 flat.append(part)
         else:
-            sizes.append(hidden.shape[dim])
+            sizes.append(size)
             flat.append(axis)
-    return hidden.reshape(sizes), flat
+    key_axes = tuple(a for a in (block.key_axis, *block.contracted_axes, block.normalized_axis) if a is not None)
+    key_dim = next((d for k in key_axes for d, a in enumerate(flat) if table.same(a, k)), None)
+    if key_dim is None:
+        key_dim = next((d for d, a in enumerate(flat) if table.get(a).role == "key"), None)
+    if key_dim is None:
+        return None
+    query_dim = next((d for d, a in enumerate(flat) if d != key_dim and block.query_axis is not None
+                      and table.same(a, block.query_axis)), None)
+    if query_dim is None:
+        query_dim = next((d for d, a in enumerate(flat) if d != key_dim and table.get(a).role == "query"), None)
+    if query_dim is None:
+        candidates = [d for d, a in enumerate(flat) if d != key_dim and table.get(a).kind in ("seq", "pos")]
+        if len(candidates) != 1:
+            return None
+        query_dim = candidates[0]
+    others = [d for d in range(len(flat)) if d not in (key_dim, query_dim)]
+    batch_dims = [d for d in others if table.get(flat[d]).kind == "batch" and not table.get(flat[d]).parts]
+    if not batch_dims:  # a batch axis we could not name (e.g. of ids the model built itself)
+        batch_dims = [d for d in others if table.get(flat[d]).kind == "unknown"][:1]
+    batch_dim = batch_dims[0] if len(batch_dims) == 1 else None
+    rest = [d for d in others if d != batch_dim]
+    order = ([batch_dim] if batch_dim is not None else []) + rest + [query_dim, key_dim]
+    return Placement(sizes, order, batch_dim, rest, query_dim, key_dim, tuple(shape), flat[query_dim], flat[key_dim])
 
 
 def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pattern | None:
     """The hidden-key pattern of one mask use, or None where it cannot be placed on the table."""
     if use.hidden is None or len(use.axes) != use.hidden.dim():
         return None
-    table = analysis.table
-    hidden, axes = _split_merged(analysis, use.hidden, use.axes)
-    key_axes = block.contracted_axes or ((block.normalized_axis,) if block.normalized_axis is not None else ())
-    key_dim = next((d for d, a in enumerate(axes) for k in key_axes if table.same(a, k)), None)
-    if key_dim is None:
-        key_dim = next((d for d, a in enumerate(axes) if table.get(a).role == "key"), None)
-    if key_dim is None:
+    placement = placement_of(analysis, block, use.axes, use.shape)
+    if placement is None:
         return None
-    query_dim = next((d for d, a in enumerate(axes) if d != key_dim and table.get(a).role == "query"), None)
-    if query_dim is None:
-        candidates = [d for d, a in enumerate(axes) if d != key_dim and table.get(a).kind in ("seq", "pos")]
-        if len(candidates) != 1:
-            return None
-        query_dim = candidates[0]
-    others = [d for d in range(len(axes)) if d not in (key_dim, query_dim)]
-    batch_dims = [d for d in others if table.get(axes[d]).kind == "batch" and not table.get(axes[d]).parts]
-    if not batch_dims:  # a batch axis we could not name (e.g. of ids the model built itself)
-        batch_dims = [d for d in others if table.get(axes[d]).kind == "unknown"][:1]
-    batch_dim = batch_dims[0] if len(batch_dims) == 1 else None
-    rest = [d for d in range(len(axes)) if d not in (key_dim, query_dim, batch_dim)]
-    order = ([batch_dim] if batch_dim is not None else []) + rest + [query_dim, key_dim]
-    permuted = hidden.permute(order)
-    batch = hidden.shape[batch_dim] if batch_dim is not None else 1
-    rest = math.prod(hidden.shape[d] for d in rest)
-    canonical = permuted.reshape(batch, rest, hidden.shape[query_dim], hidden.shape[key_dim])
-    query, key = table.get(axes[query_dim]), table.get(axes[key_dim])
-    return Pattern(canonical, batch_dim is not None, query.seq, key.seq,
-                   table.base_of(axes[query_dim]) == table.base_of(axes[key_dim]))
+    hidden = placement.canonical(use.hidden)
+    if hidden is None:
+        return None
+    table = analysis.table
+    query, key = placement.query_axis, placement.key_axis
+    query_base, key_base = table.get(table.base_of(query)), table.get(table.base_of(key))
+    return Pattern(hidden.bool(), placement.batch is not None, query_base.seq or table.get(query).seq,
+                   key_base.seq or table.get(key).seq, table.base_of(query) == table.base_of(key),
+                   table.alignment(query, key), placement)
 
 
 def masks_before(block: AttentionBlock) -> list[MaskUse]:
     """Masks applied to the scores, less SDPA's is_causal: torch's own pattern, right by construction."""
     return [use for use in block.masks if not use.after and use.kind != "is_causal"]
+
+
+def known_padding(analysis: "Analysis", pattern: Pattern, which: str) -> torch.Tensor | None:
+    """The model's known padding of the query or key sequence as (batch, 1, T) bool, or None."""
+    seq = pattern.query_seq if which == "query" else pattern.key_seq
+    padding = analysis.padding.get(seq) if seq else None
+    length = pattern.hidden.shape[QUERY if which == "query" else KEY]
+    if padding is None or not pattern.has_batch or padding.pad.shape[1] != length:
+        return None
+    if pattern.hidden.shape[BATCH] not in (1, padding.pad.shape[0]):
+        return None
+    return padding.pad[:, None, :]
+
+
+def padded_keys(analysis: "Analysis", pattern: Pattern) -> torch.Tensor:
+    """Keys that are padding, as (batch, rest, 1, T_k): known padding, plus each sample's run of
+    keys at the end (or start) of the sequence that no query of that sample may read, where
+    that run differs between samples (a causal mask's unread last key is the same in all)."""
+    hidden = pattern.hidden
+    unread = hidden.all(dim=QUERY, keepdim=True)
+    run = _end_run(unread)
+    run = run & ~run.all(dim=BATCH, keepdim=True)
+    known = known_padding(analysis, pattern, "key")
+    if known is not None:
+        run = run | known[:, None]
+    return run
+
+
+def padded_queries(analysis: "Analysis", pattern: Pattern) -> torch.Tensor:
+    """Queries that are padding, as (batch, rest, T_q): known padding of the query sequence, or,
+    when queries and keys index one sequence, the queries at padded key positions."""
+    size_q = pattern.hidden.shape[QUERY]
+    padded = torch.zeros(1, 1, size_q, dtype=torch.bool)
+    known = known_padding(analysis, pattern, "query")
+    if known is not None:
+        padded = padded | known
+    if pattern.offset is not None:
+        keys = padded_keys(analysis, pattern)[..., 0, :]  # (batch, rest, T_k)
+        start = pattern.offset
+        if start + size_q <= keys.shape[-1]:
+            padded = padded | keys[..., start:start + size_q]
+    return padded
+
+
+def _end_run(unread: torch.Tensor) -> torch.Tensor:
+    """The run of True at the end of the last dim (else at its start), per row: padding's shape."""
+    trailing = unread.flip(-1).int().cumprod(-1).flip(-1).bool()
+    leading = unread.int().cumprod(-1).bool()
+    use_trailing = trailing.any(-1, keepdim=True)
+    return torch.where(use_trailing, trailing, leading) & ~unread.all(-1, keepdim=True)

@@ -50,6 +50,10 @@ def _hint(analysis, event) -> str:
             return "the heads are not merged back: out.transpose(1, 2).reshape(B, T, d) before the output projection"
         return f"the input has {shapes[0][-1]} features but the layer expects {shapes[1][-1]}"
     if event.op in ("view", "reshape"):
+        elements = event.inputs[0].numel if event.inputs else None
+        if event.op == "view" and "stride" in (event.error or "") and elements is not None:
+            return ("the element counts match, but view needs a contiguous input and this one was transposed or "
+                    "permuted: use .reshape(...), or .contiguous().view(...)")
         return "the new shape must hold exactly as many elements as the input: check the head count and d_model"
     if len(shapes) >= 2:
         table = analysis.table

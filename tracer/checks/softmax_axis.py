@@ -25,23 +25,38 @@ class SoftmaxAxis(Check):
             norm_dim = block.dim_of(table, normalized)
             if not any(table.same(normalized, axis) for axis in contracted):
                 key_dim = block.dim_of(table, contracted[0])
-                dim_text = f"dim={norm_dim - len(block.table_axes)}" if norm_dim is not None else "one axis"
+                spell = _spelling(analysis, block)
+                dim_text = f"dim={spell(norm_dim)}" if norm_dim is not None else "one axis"
                 yield self.at(
                     analysis, block.norm_event,
                     f"softmax normalizes over {dim_text} ({_what(norm)} {table.describe(normalized)}) of the "
                     f"scores [{scores}]; the weights are summed against the values over "
                     f"{table.describe(contracted[0])} ({_what(summed)})",
-                    hint=(f"normalize over the key axis: use dim={key_dim - len(block.table_axes)}"
+                    hint=(f"normalize over the key axis: use dim={spell(key_dim)}"
                           if key_dim is not None else "normalize over the axis the values are summed over"),
                 )
             elif norm.kind in ("batch", "head"):
+                why = analysis.evidence(normalized, "batch")
                 yield self.at(
                     analysis, block.norm_event,
                     f"attention normalizes over the {norm.kind} axis {table.describe(normalized)} of the scores "
-                    f"[{scores}]: every sample attends to the other samples of the batch instead of to its own positions",
-                    hint="pass (T, B, d) to a batch_first=False nn.MultiheadAttention (or set batch_first=True); "
-                         "if the whole model is sequence-first, check it with --layout seq-first",
+                    f"[{scores}]: every sample attends to the other samples of the batch instead of to its own positions"
+                    + (f" ({why})" if why else ""),
+                    hint="a torch attention module reads (T, B, d) unless built with batch_first=True: set "
+                         "batch_first=True, or transpose the input to (T, B, d)",
                 )
+
+
+def _spelling(analysis, block):
+    """How to write a dim of the scores the way the user did: dim=1 if they counted from the
+    front, dim=-2 if from the back (the default)."""
+    rank = len(block.table_axes)
+    written = analysis.recording.events[block.dim_event].arg(1, "dim") if block.dim_event is not None else None
+    if isinstance(written, (list, tuple)) and len(written) == 1:
+        written = written[0]
+    if isinstance(written, int) and written >= 0:
+        return lambda dim: dim
+    return lambda dim: dim - rank
 
 
 def _what(axis) -> str:

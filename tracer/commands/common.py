@@ -45,7 +45,7 @@ class Command:
 def add_layout_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--layout", choices=LAYOUTS, default=None,
-        help="how to read the model's float inputs (default: the target's own, else what the analysis finds)",
+        help="force how to read the model's inputs (default: settled from what the forward pass does with them)",
     )
 
 

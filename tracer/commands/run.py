@@ -220,8 +220,7 @@ def run(options: argparse.Namespace) -> int:
     from ..api import report_of
     from ..trace import Trace
 
-    trace_options = {"layout": options.layout} if options.layout else {}
-    recorded = Trace(None, max_passes=options.max_passes, **trace_options)
+    recorded = Trace(None, max_passes=options.max_passes, layout=options.layout)
     status, raised = run_script(os.path.abspath(script), [script, *options.script_args], recorded)
     recorded.recording.notes.extend(_run_notes(recorded, options.max_passes, raised))
     saved = _saved(recorded, options.save) if options.save else None

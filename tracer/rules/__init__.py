@@ -14,10 +14,13 @@ from .base import RULES, Axes, OpFacts, RuleContext, fallback
 __all__ = ["Axes", "OpFacts", "RULES", "infer"]
 
 
-def infer(table: AxisTable, event: OpEvent, inputs: list[Axes]) -> tuple[list[Axes], OpFacts]:
-    """Output axes of `event` (one tuple per output) and what the rule learned about it."""
+def infer(table: AxisTable, event: OpEvent, inputs: list[Axes], attention: bool = False) -> tuple[list[Axes], OpFacts]:
+    """Output axes of `event` (one tuple per output) and what the rule learned about it.
+
+    `attention`: evidence from an earlier pass that this product makes attention scores.
+    """
     facts = OpFacts()
-    ctx = RuleContext(table, event, inputs, facts)
+    ctx = RuleContext(table, event, inputs, facts, attention)
     function = RULES.get(event.op, fallback)
     try:
         outputs = function(ctx)

@@ -23,6 +23,8 @@ class OpFacts:
 
     contracted: list[tuple[int, int]] = field(default_factory=list)  # (input position, dim) pairs
     normalized: tuple[int, ...] = ()  # dims a softmax / norm / reduction works over (input dims)
+    rows: int | None = None  # a product's free axis from its left operand (queries, in a score table)
+    cols: int | None = None  # ... and from its right operand (keys)
 
 
 @dataclass
@@ -31,6 +33,7 @@ class RuleContext:
     event: OpEvent
     inputs: list[Axes]
     facts: OpFacts
+    attention: bool = False  # an earlier pass found this product to make an attention block's scores
 
     def shape(self, position: int) -> tuple[int, ...]:
         return self.event.inputs[position].shape

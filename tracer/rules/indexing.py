@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..axes import SEQ_LIKE
 from ..events import TENSOR_SLOT
 from .base import Axes, RuleContext, rule
 
@@ -29,9 +30,13 @@ def join_rule(ctx: RuleContext) -> list[Axes]:
         for i, axis in enumerate(axes):
             if i != d and ctx.table.get(axis).size != 1:
                 result[i] = ctx.table.unify(result[i], axis, ctx.event.index)
-    kinds = {ctx.table.get(axes[d]).kind for axes in ctx.inputs}
-    kind = "feature" if kinds == {"feature"} else "unknown"
-    result[d] = ctx.table.new(kind, out[d], origin=ctx.event.index, label="concatenation")
+    pieces = [axes[d] for axes in ctx.inputs]
+    kinds = {ctx.table.get(axis).kind for axis in pieces}
+    if kinds & set(SEQ_LIKE):
+        result[d] = ctx.table.join(pieces, ctx.event.index)  # extra tokens + a sequence: one longer sequence
+    else:
+        kind = "feature" if kinds == {"feature"} else "unknown"
+        result[d] = ctx.table.new(kind, out[d], origin=ctx.event.index, label="concatenation")
     return [tuple(result)]
 
 

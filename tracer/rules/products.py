@@ -35,16 +35,22 @@ def _matmul(ctx: RuleContext, left: int, right: int, out_shape: tuple[int, ...])
         else:
             batch.append(batch_a[ia])
     rows, cols = a[-2], b[-1]
-    rows, cols = score_roles(table, rows, cols, index)
+    if not (vector_left or vector_right):
+        rows, cols = score_roles(table, rows, cols, index, ctx.attention)
+        ctx.facts.rows, ctx.facts.cols = rows, cols
     axes = batch + ([] if vector_left else [rows]) + ([] if vector_right else [cols])
     return tuple(axes) if len(axes) == len(out_shape) else ctx.fresh(out_shape)
 
 
-def score_roles(table: AxisTable, rows: int, cols: int, index: int) -> tuple[int, int]:
-    """Rows of a product of two sequences are query positions, its columns key positions."""
+def score_roles(table: AxisTable, rows: int, cols: int, index: int, attention: bool = False) -> tuple[int, int]:
+    """Rows of a product of two sequences are query positions, its columns key positions.
+
+    `attention`: an earlier pass saw this product's output normalized and contracted with
+    values, which makes its rows and columns positions whatever their inputs were named.
+    """
     row, col = table.get(rows), table.get(cols)
     same = table.base_of(rows) == table.base_of(cols)
-    if same or (row.kind in SEQ_LIKE and col.kind in SEQ_LIKE):
+    if attention or same or (row.kind in SEQ_LIKE and col.kind in SEQ_LIKE):
         return table.role_copy(rows, "query", index), table.role_copy(cols, "key", index)
     return rows, cols
 
@@ -130,8 +136,9 @@ def einsum_rule(ctx: RuleContext) -> list[Axes]:
         rows = [l for l in free if letters[l][0][0] == 0]
         cols = [l for l in free if letters[l][0][0] == 1]
         if len(rows) >= 1 and len(cols) >= 1:
-            r, c = score_roles(table, chosen[rows[-1]], chosen[cols[-1]], index)
+            r, c = score_roles(table, chosen[rows[-1]], chosen[cols[-1]], index, ctx.attention)
             chosen[rows[-1]], chosen[cols[-1]] = r, c
+            ctx.facts.rows, ctx.facts.cols = r, c
     out = tuple(chosen[l] for l in rhs if l in chosen)
     return [out if len(out) == len(ctx.event.outputs[0].shape) else ctx.fresh(ctx.event.outputs[0].shape)]
 
@@ -146,6 +153,7 @@ def sdpa_rule(ctx: RuleContext) -> list[Axes]:
             table.unify(qa, ka, index)
     rows, cols = table.role_copy(q[-2], "query", index), table.role_copy(k[-2], "key", index)
     ctx.facts.contracted = [(0, len(q) - 1), (1, len(k) - 1)]
+    ctx.facts.rows, ctx.facts.cols = rows, cols
     mask = ctx.position_of(ctx.event.arg(3, "attn_mask"))
     if mask is not None:
         scores = q[:-2] + (rows, cols)

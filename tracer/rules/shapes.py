@@ -147,7 +147,7 @@ def squeeze_rule(ctx: RuleContext) -> list[Axes]:
     return [axes if len(axes) == len(out) else ctx.fresh(out)]
 
 
-@rule("expand", "expand_as", "broadcast_to", "repeat", "tile", "repeat_interleave")
+@rule("expand", "expand_as", "broadcast_to")
 def expand_rule(ctx: RuleContext) -> list[Axes]:
     """Dimensions that keep their size keep their axis; grown ones are new, of unknown meaning."""
     shape, out = ctx.shape(0), ctx.event.outputs[0].shape
@@ -155,10 +155,45 @@ def expand_rule(ctx: RuleContext) -> list[Axes]:
     axes = []
     for i, size in enumerate(out):
         j = i - offset
-        if j >= 0 and shape[j] == size and not (ctx.event.op == "repeat_interleave"):
+        if j >= 0 and shape[j] == size:
             axes.append(ctx.inputs[0][j])
         else:
             axes.append(ctx.table.new("one" if size == 1 else "unknown", size, origin=ctx.event.index))
+    return [tuple(axes)]
+
+
+@rule("repeat", "tile")
+def repeat_rule(ctx: RuleContext) -> list[Axes]:
+    """`x.repeat(r, 1, ...)` tiles: copy-major, so a repeated dim is (copies, x's axis) flattened."""
+    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
+    offset = len(out) - len(shape)
+    axes = []
+    for i, size in enumerate(out):
+        j = i - offset
+        if j >= 0 and shape[j] == size:
+            axes.append(ctx.inputs[0][j])
+        elif j >= 0 and shape[j] > 1 and size % shape[j] == 0:
+            copies = ctx.table.new("unknown", size // shape[j], origin=ctx.event.index, label="copies")
+            axes.append(ctx.table.merge([copies, ctx.inputs[0][j]], ctx.event.index))
+        else:
+            axes.append(ctx.table.new("one" if size == 1 else "unknown", size, origin=ctx.event.index))
+    return [tuple(axes)]
+
+
+@rule("repeat_interleave")
+def repeat_interleave_rule(ctx: RuleContext) -> list[Axes]:
+    """`x.repeat_interleave(n, dim)` repeats each entry: entry-major, (x's axis, copies) flattened."""
+    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
+    dim = ctx.event.arg(2, "dim")
+    if dim is None or len(shape) != len(out) or len(ctx.inputs) > 1:
+        return [ctx.fresh(out)]
+    d = dim % len(shape)
+    axes = list(ctx.inputs[0])
+    if shape[d] > 1 and out[d] % shape[d] == 0:
+        copies = ctx.table.new("unknown", out[d] // shape[d], origin=ctx.event.index, label="copies")
+        axes[d] = ctx.table.merge([axes[d], copies], ctx.event.index)
+    else:
+        axes[d] = ctx.table.new("unknown", out[d], origin=ctx.event.index)
     return [tuple(axes)]
 
 

@@ -1,0 +1,228 @@
+"""Roles from evidence: what each dim of each data input IS, settled by what the forward does.
+
+A first analysis pass runs under the conventional hypothesis (batch first). Its result is
+read for evidence, each piece a weighted `Vote` on one input dim with the event that gave
+it: the axes an attention block attends over are sequences, the axes its products keep
+apart are the batch, positions added along an axis make it a sequence and a position
+table's broadcast singleton marks the batch, Linear and LayerNorm act on features.
+`settle` picks, per input, the layout the votes support best; convention only breaks a
+tie. Votes the settled layout contradicts are kept: they are the conflicting evidence
+the checks report (attention over the batch, positions along the batch), never dropped.
+
+How much a vote weighs says how much it tells about the *data*: attention the user wrote
+by hand weighs 3; torch's attention modules weigh 4 when `batch_first=True` was set (a
+choice the user made) and 1 under the default `batch_first=False` (which a user who never
+thought about layout also gets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
+
+from ..events import Recording
+from .sources import candidates, data_inputs
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+    from ..inputs import InputAxes
+
+HAND_WRITTEN = 3.0
+DECLARED = 4.0  # batch_first=True on a torch module
+DEFAULT = 1.0  # batch_first=False, torch's default
+POSITIONS = 2.0
+FEATURES = 2.0
+HAND_WRITTEN_BATCH = 2.0
+FORCED = ("batch-first", "seq-first")
+POSITION_OPS = ("add", "sub", "mul")
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One piece of evidence that dim `dim` of input `vid` plays `role`."""
+
+    vid: int
+    dim: int
+    role: str  # "batch", "seq" or "feature"
+    weight: float
+    reason: str  # what the forward did, e.g. "attention runs over it"
+    event: int | None = None
+
+
+@dataclass
+class Layout:
+    """The settled roles of every data input's dims, and the evidence behind them."""
+
+    roles: dict[int, tuple[str, ...]] = field(default_factory=dict)  # vid -> "batch"/"seq"/"feature"/"" per dim
+    attention_products: frozenset[int] = frozenset()  # query-key products found by the last pass
+    votes: list[Vote] = field(default_factory=list)
+    forced: str | None = None  # the user's --layout, which evidence does not override
+
+    def contradicted(self) -> list[Vote]:
+        """Votes the settled roles disagree with: conflicting evidence, for the report."""
+        return [vote for vote in self.votes
+                if (roles := self.roles.get(vote.vid)) and roles[vote.dim] and roles[vote.dim] != vote.role]
+
+    @property
+    def name(self) -> str:
+        """"seq-first" when the first input with a batch and a sequence has its sequence first."""
+        for roles in self.roles.values():
+            if "batch" in roles and "seq" in roles:
+                return "seq-first" if roles.index("seq") < roles.index("batch") else "batch-first"
+        return "batch-first"
+
+    def same_roles(self, other: "Layout") -> bool:
+        return self.roles == other.roles and self.attention_products == other.attention_products
+
+
+def prior_layout(recording: Recording, forced: str | None = None) -> Layout:
+    """The conventional hypothesis (or the user's `--layout`), before any evidence is read."""
+    if forced is not None and forced not in FORCED:
+        raise ValueError(f"layout must be one of {', '.join(FORCED)}, not {forced!r}")
+    roles = {}
+    for source in data_inputs(recording):
+        options = candidates(source)
+        chosen = options[0] if options else ("",) * len(source.meta.shape)
+        if forced == "seq-first":
+            chosen = next((c for c in options if c[:2] == ("seq", "batch")), chosen)
+        roles[source.meta.vid] = chosen
+    return Layout(roles, forced=forced)
+
+
+def settle(recording: Recording, prior: Layout, votes: list[Vote], products: frozenset[int]) -> Layout:
+    """The layout per input that the votes support best; a tie keeps the prior's choice."""
+    if prior.forced is not None:
+        return Layout(dict(prior.roles), products, votes, prior.forced)
+    by_input: dict[int, list[Vote]] = {}
+    for vote in votes:
+        by_input.setdefault(vote.vid, []).append(vote)
+    roles = {}
+    for source in data_inputs(recording):
+        vid = source.meta.vid
+        mine = by_input.get(vid, [])
+        options = candidates(source)
+        if options:
+            roles[vid] = max(options, key=lambda option: (_support(option, mine), option == prior.roles[vid]))
+        else:
+            roles[vid] = _per_dim(len(source.meta.shape), mine)
+    return Layout(roles, products, votes)
+
+
+def _support(option: tuple[str, ...], votes: list[Vote]) -> float:
+    return sum(vote.weight if option[vote.dim] == vote.role else -vote.weight for vote in votes)
+
+
+def _per_dim(rank: int, votes: list[Vote]) -> tuple[str, ...]:
+    """Inputs of other ranks (images, per-head tensors): only sequence evidence names a dim."""
+    score = [0.0] * rank
+    for vote in votes:
+        score[vote.dim] += vote.weight if vote.role == "seq" else -vote.weight
+    return tuple("seq" if value > 0 else "" for value in score)
+
+
+# ---------------------------------------------------------------------------- gathering
+class VoteCollector:
+    """Reads one analysis pass for evidence about the data inputs' dims."""
+
+    def __init__(self, analysis: "Analysis", inputs: "InputAxes") -> None:
+        self.analysis, self.table = analysis, analysis.table
+        self.dims_by_root: dict[int, list[tuple[int, int]]] = {}
+        for axis, dims in inputs.dims.items():
+            self.dims_by_root.setdefault(self.table.find(axis), []).extend(dims)
+        self.calls = {call.path: call for call in analysis.recording.module_calls}
+        self.votes: list[Vote] = []
+
+    def dims_of(self, axis: int) -> list[tuple[int, int]]:
+        """The input dims an axis stands for (a role copy stands for its sequence)."""
+        return self.dims_by_root.get(self.table.find(self.table.base_of(axis)), [])
+
+    def vote(self, axis: int, role: str, weight: float, reason: str, event: int | None) -> None:
+        for vid, dim in self.dims_of(axis):
+            self.votes.append(Vote(vid, dim, role, weight, reason, event))
+
+    def collect(self) -> list[Vote]:
+        self._attention()
+        self._positions()
+        self._features()
+        return self.votes
+
+    def _weights(self, module: str) -> tuple[float, float]:
+        """(sequence, batch) weight of the evidence an attention block in `module` gives."""
+        path = module
+        while True:
+            call = self.calls.get(path)
+            if call is not None and "batch_first" in call.attributes:
+                weight = DECLARED if call.attributes["batch_first"] else DEFAULT
+                return weight, weight
+            if not path:
+                return HAND_WRITTEN, HAND_WRITTEN_BATCH
+            path = path.rpartition(".")[0]
+
+    def _attention(self) -> None:
+        table = self.table
+        for block in self.analysis.blocks:
+            sequence, batch = self._weights(block.module)
+            ends = [axis for axis in (block.query_axis, block.key_axis) if axis is not None]
+            for axis in ends:
+                self.vote(axis, "seq", sequence, "an attention block runs over it", block.norm_event)
+            for axis in block.table_axes:
+                if any(table.same(axis, end) or table.base_of(axis) == table.base_of(end) for end in ends):
+                    continue
+                record = table.get(axis)
+                for part in record.parts or (axis,):
+                    self.vote(part, "batch", batch, "attention keeps it apart", block.norm_event)
+
+    def _positions(self) -> None:
+        """Position tables and rotary factors added (or multiplied) along a dim mark it a sequence;
+        the table's broadcast singleton, the batch."""
+        analysis = self.analysis
+        for event in analysis.recording.ops(*POSITION_OPS):
+            if len(event.inputs) != 2 or not event.outputs:
+                continue
+            sides = [analysis.axes_of(meta) for meta in event.inputs]
+            for table_side, data_side in ((0, 1), (1, 0)):
+                self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side])
+
+    def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...]) -> None:
+        if not any(self._is_positions(axis) for axis in table_axes):
+            return
+        for offset in range(1, min(len(table_axes), len(data_axes)) + 1):
+            table_axis, data_axis = table_axes[-offset], data_axes[-offset]
+            if self._is_positions(table_axis) and table_shape[-offset] > 1:
+                self.vote(data_axis, "seq", POSITIONS, "positions are added along it", event.index)
+            elif table_shape[-offset] == 1:
+                self.vote(data_axis, "batch", POSITIONS, "a position table is broadcast over it", event.index)
+
+    def _is_positions(self, axis: int) -> bool:
+        return self.table.axes[axis].kind == "pos" or self.table.get(axis).kind == "pos"
+
+    def _features(self) -> None:
+        analysis = self.analysis
+        for event in analysis.recording.ops("linear", "layer_norm", "rms_norm"):
+            if not event.inputs:
+                continue
+            axes = analysis.axes_of(event.inputs[0])
+            dims = analysis.facts[event.index].normalized if event.op != "linear" else (len(axes) - 1,)
+            for dim in dims:
+                if dim < len(axes):
+                    self.vote(axes[dim], "feature", FEATURES, f"{event.op} acts on it", event.index)
+
+
+def gather_votes(analysis: "Analysis", inputs: "InputAxes") -> list[Vote]:
+    return VoteCollector(analysis, inputs).collect()
+
+
+def attention_products(analysis: "Analysis") -> frozenset[int]:
+    return frozenset(block.product_event for block in analysis.blocks if block.product_event is not None)
+
+
+def describe_votes(votes: Iterable[Vote], recording: Recording) -> str:
+    """`attention runs over it (line 31); positions are added along it (line 12)` for messages."""
+    parts = []
+    for vote in votes:
+        event = recording.events[vote.event] if vote.event is not None else None
+        where = f" (line {event.line})" if event is not None and event.line else ""
+        text = vote.reason + where
+        if text not in parts:
+            parts.append(text)
+    return "; ".join(parts)

@@ -1,0 +1,161 @@
+"""Padding from evidence: which positions of each sequence are padding, and what told us.
+
+In order of strength: an embedding's `padding_idx` (a HuggingFace config's `pad_token_id`
+reaches the embedding the same way) applied to the ids it embeds; a 0/1, boolean or
+additive mask input of any name, whose padding value is read from the run it forms at one
+end of each row (right or left padding); and, failing both, token ids with a run of 0 at
+one end that 0 makes nowhere else. A mask's own pattern (keys hidden from every query of
+one sample) is read by the mask checks themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+from .sources import ADDITIVE_HIDING, data_inputs, is_mask_like
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+
+
+@dataclass(frozen=True)
+class Padding:
+    """Padding positions of one sequence: bool (batch, positions), True = padding."""
+
+    pad: torch.Tensor
+    told: str  # what told us, for messages: "pad id 1 (nn.Embedding padding_idx)"
+
+
+def find_padding(analysis: "Analysis") -> dict[str, Padding]:
+    """Padding per sequence id (an `Axis.seq`), from the strongest evidence available."""
+    found: dict[str, Padding] = {}
+    for seq, padding in _from_pad_ids(analysis):
+        found.setdefault(seq, padding)
+    for seq, padding in _from_mask_inputs(analysis, found):
+        found.setdefault(seq, padding)
+    for seq, padding in _from_zero_runs(analysis):
+        found.setdefault(seq, padding)
+    return found
+
+
+def _batch_and_sequence(analysis: "Analysis", axes: tuple[int, ...]) -> tuple[int, int, str] | None:
+    """(batch dim, sequence dim, sequence id) of a rank-2 value, or None if its axes do not say."""
+    table = analysis.table
+    if len(axes) != 2:
+        return None
+    kinds = [table.get(axis) for axis in axes]
+    seq_dims = [d for d, record in enumerate(kinds) if record.kind in ("seq", "pos") and record.seq]
+    batch_dims = [d for d, record in enumerate(kinds) if record.kind in ("batch", "one")]
+    if len(seq_dims) != 1 or len(batch_dims) != 1:
+        return None
+    base = table.get(table.base_of(axes[seq_dims[0]]))
+    return batch_dims[0], seq_dims[0], base.seq or kinds[seq_dims[0]].seq
+
+
+def _as_batch_first(value: torch.Tensor, batch_dim: int) -> torch.Tensor:
+    return value if batch_dim == 0 else value.t()
+
+
+def _from_pad_ids(analysis: "Analysis"):
+    for event in analysis.recording.ops("embedding"):
+        pad_id = event.arg(2, "padding_idx")
+        ids = event.inputs[0] if event.inputs else None
+        if not isinstance(pad_id, int) or ids is None:
+            continue
+        value = analysis.recording.values.get(ids.vid)
+        placed = _batch_and_sequence(analysis, analysis.axes_of(ids))
+        if value is None or placed is None:
+            continue
+        batch_dim, _, seq = placed
+        if pad_id < 0:
+            pad_id += analysis.recording.events[event.index].inputs[1].shape[0]
+        yield seq, Padding(_as_batch_first(value == pad_id, batch_dim), f"pad id {pad_id} (the embedding's padding_idx)")
+
+
+def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
+    recording = analysis.recording
+    for source in recording.sources.values():
+        value = recording.values.get(source.meta.vid)
+        if source.kind != "input" or value is None or value.dim() != 2 or not is_mask_like(source, value):
+            continue
+        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta)) or _by_shape(analysis, value.shape)
+        if placed is None:
+            continue
+        batch_dim, _, seq = placed
+        mask = _as_batch_first(value, batch_dim)
+        if mask.is_floating_point() and bool((mask < ADDITIVE_HIDING).any()):
+            pad = mask < ADDITIVE_HIDING
+        elif seq in known:
+            pad = _agreeing(mask.bool(), known[seq].pad)
+        else:
+            pad = _end_runs(mask.bool(), zero_means_pad=mask.dtype != torch.bool)
+        if pad is not None:
+            yield seq, Padding(pad, f"the mask input {source.name}")
+
+
+def _by_shape(analysis: "Analysis", shape: tuple[int, ...]) -> tuple[int, int, str] | None:
+    """A mask whose axes never met the data (it went through ops without axis rules) belongs to
+    the one data input whose (batch, sequence) sizes it has, in the conventional (B, T) order."""
+    table, matches = analysis.table, set()
+    for vid, roles in analysis.layout.roles.items():
+        if "batch" not in roles or "seq" not in roles:
+            continue
+        axes = analysis.inputs.axes[vid]
+        batch, sequence = axes[roles.index("batch")], axes[roles.index("seq")]
+        if (table.get(batch).size, table.get(sequence).size) == tuple(shape):
+            matches.add(table.get(sequence).seq)
+    return (0, 1, matches.pop()) if len(matches) == 1 else None
+
+
+def _agreeing(mask: torch.Tensor, pad: torch.Tensor) -> torch.Tensor | None:
+    """The mask read with the polarity that matches padding already known."""
+    if mask.shape != pad.shape:
+        return None
+    for candidate in (mask, ~mask):
+        if bool((candidate == pad).all()):
+            return candidate
+    return None
+
+
+def _end_runs(mask: torch.Tensor, zero_means_pad: bool) -> torch.Tensor | None:
+    """Which value of a boolean (batch, T) mask is padding: one that only ever forms a run at
+    the same end of a row (right or left padding) while the other value holds that row's other
+    end in every sample. When both values read so: the one some sample lacks (the longest
+    sequence has no padding), then right padding over left, then the dtype's convention
+    (0 = pad for 0/1 masks, True = pad for boolean ones)."""
+    readings = []
+    for pad, is_zero in ((mask, False), (~mask, True)):
+        if not bool(pad.any()) or bool(pad.all(dim=1).any()):
+            continue
+        right = bool((~pad[:, 0]).all()) and _runs_at_end(pad)
+        left = bool((~pad[:, -1]).all()) and _runs_at_end(pad.flip(1))
+        if right or left:
+            readings.append((bool(pad.any(dim=1).all()), not right, is_zero != zero_means_pad, pad))
+    if not readings:
+        return None
+    return min(readings, key=lambda reading: reading[:3])[3]
+
+
+def _runs_at_end(pad: torch.Tensor) -> bool:
+    """Each row's True cells form one run that ends at the row's last position."""
+    trailing = pad.flip(1).int().cumprod(1).flip(1).bool()
+    return bool((trailing == pad).all())
+
+
+def _from_zero_runs(analysis: "Analysis"):
+    recording = analysis.recording
+    for source in data_inputs(recording):
+        value = recording.values.get(source.meta.vid)
+        if value is None or value.dim() != 2 or value.is_floating_point():
+            continue
+        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta))
+        if placed is None:
+            continue
+        batch_dim, _, seq = placed
+        ids = _as_batch_first(value, batch_dim)
+        pad = _end_runs(ids == 0, zero_means_pad=False)
+        if pad is not None and bool((pad == (ids == 0)).all()):
+            yield seq, Padding(pad, f"runs of token 0 at one end of {source.name}")

@@ -1,0 +1,173 @@
+"""Where a value was built: the user-code lines behind a faulty operand, for findings' `related` notes.
+
+A finding stands where the wrong value is *used* (the masked_fill line); its notes say where
+that value was *built*: the lines of the ops that made it, nearest first, and for a buffer
+or parameter, where the module registered it (usually in `__init__`, which ran before
+tracing and so left no events). Registration sites are found by reading the module class's
+own source: `self.register_buffer("mask", ...)` or `self.mask = ...`.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..findings import Related
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+
+@lru_cache(maxsize=64)
+def _tree(filename: str) -> ast.Module | None:
+    source = "".join(linecache.getlines(filename))
+    try:
+        return ast.parse(source) if source else None
+    except SyntaxError:
+        return None
+
+
+def enclosing_function(filename: str, line: int) -> str:
+    """The qualified name of the innermost function or class body holding `line`, or ""."""
+    tree = _tree(filename)
+    if tree is None:
+        return ""
+    names: list[str] = []
+
+    def visit(node: ast.AST, path: list[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                end = getattr(child, "end_lineno", child.lineno)
+                if child.lineno <= line <= end:
+                    here = path + [child.name]
+                    names[:] = here
+                    visit(child, here)
+
+    visit(tree, [])
+    return ".".join(names)
+
+
+def _place(filename: str, line: int, role: str) -> Related:
+    return Related(filename, line, enclosing_function(filename, line), role)
+
+
+def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None = None,
+                 limit: int = 2) -> tuple[Related, ...]:
+    """The user lines that built value `vid`, nearest first: the ops that made it, and where a
+    buffer or parameter it was made from was registered. `used_at`: the event of the finding,
+    whose own line is not a note."""
+    seen: set[tuple[str, int]] = set()
+    if used_at is not None:
+        event = analysis.recording.events[used_at]
+        seen.add((event.file, event.line))
+    found: list[Related] = []
+    frontier, visited = [vid], set()
+    while frontier and len(found) < limit:
+        current = frontier.pop(0)
+        if current in visited:
+            continue
+        visited.add(current)
+        event = analysis.flow.made_by(current) if analysis.flow is not None else None
+        if event is None:
+            source = analysis.recording.sources.get(current)
+            for site in registration(analysis, source.kind, source.name) if source is not None else ():
+                if (site.file, site.line) not in seen:
+                    seen.add((site.file, site.line))
+                    found.append(site)
+            continue
+        if event.file and (event.file, event.line) not in seen:
+            seen.add((event.file, event.line))
+            found.append(_place(event.file, event.line, role))
+        frontier.extend(meta.vid for meta in event.inputs)
+    return tuple(found[:limit])
+
+
+def registration(analysis: "Analysis", kind: str, name: str) -> list[Related]:
+    """Where the module that owns buffer or parameter `name` registered it (and, when it registered
+    a local variable, where that was built), read from the module class's source."""
+    if kind not in ("buffer", "param") or not name:
+        return []
+    path, _, attribute = name.rpartition(".")
+    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == path), None)
+    if type_name is None:
+        return []
+    own = {event.file for event in analysis.recording.events if event.module == path and event.file}
+    others = {event.file for event in analysis.recording.events if event.file} - own
+    what = "buffer" if kind == "buffer" else "parameter"
+    for filename in sorted(own) + sorted(others):
+        lines = _registration_lines(filename, type_name, attribute)
+        if lines:
+            places = [_place(filename, lines[0], f"{what} {attribute!r} registered here")]
+            return places + [_place(filename, line, f"the {what} built here") for line in lines[1:]]
+    return []
+
+
+def _registration_lines(filename: str, type_name: str, attribute: str) -> list[int]:
+    """[registration line, and the line that built the registered local variable, if any]."""
+    tree = _tree(filename)
+    if tree is None:
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == type_name:
+            for function in ast.walk(node):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                for inner in ast.walk(function):
+                    if _registers(inner, attribute):
+                        return [inner.lineno] + _assignment_of(function, _registered_name(inner), inner.lineno)
+    return []
+
+
+def _registered_name(node: ast.AST) -> str | None:
+    value = node.args[1] if isinstance(node, ast.Call) and len(node.args) > 1 else getattr(node, "value", None)
+    while isinstance(value, (ast.Call, ast.Attribute)) and not isinstance(value, ast.Name):
+        value = value.func if isinstance(value, ast.Call) else value.value  # mask.view(...) -> mask
+    return value.id if isinstance(value, ast.Name) else None
+
+
+def _assignment_of(function: ast.AST, name: str | None, before: int) -> list[int]:
+    """The last line before `before` in `function` that assigns `name`."""
+    if name is None:
+        return []
+    lines = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Assign) and node.lineno < before
+             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+    return [max(lines)] if lines else []
+
+
+def _registers(node: ast.AST, attribute: str) -> bool:
+    """`self.register_buffer("name", ...)`, `self.register_parameter("name", ...)` or `self.name = ...`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("register_buffer", "register_parameter") and node.args:
+        first = node.args[0]
+        return isinstance(first, ast.Constant) and first.value == attribute
+    if isinstance(node, ast.Assign):
+        return any(isinstance(target, ast.Attribute) and target.attr == attribute for target in node.targets)
+    return False
+
+
+def triangle_call(filename: str, line: int) -> tuple[str, int | None] | None:
+    """`("tril", -1)` for a `torch.tril(..., diagonal=-1)` (or `x.triu(1)`) written on that line."""
+    tree = _tree(filename)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node, "lineno", 0) <= line <= getattr(node, "end_lineno", 0):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("tril", "triu"):
+                method = isinstance(node.func, ast.Attribute) and not (
+                    isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+                given = next((k.value for k in node.keywords if k.arg == "diagonal"), None)
+                if given is None:
+                    positional = node.args[0 if method else 1:2 if not method else 1]
+                    given = positional[0] if positional else ast.Constant(0)
+                return name, _constant_int(given)
+    return None
+
+
+def _constant_int(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return -node.operand.value if isinstance(node.operand.value, int) else None
+    return None

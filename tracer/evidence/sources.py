@@ -1,0 +1,67 @@
+"""Which inputs carry data and which only describe other inputs, read from dtypes and values.
+
+Token ids, float vectors and images are *data*: their dims are a batch, sequences, features.
+A boolean or 0/1 tensor, an additive 0/-inf mask and an arange-like tensor of position ids
+only describe the data (padding, positions): they bring no axes of their own and adopt the
+axes they meet. Names are never consulted: `m`, `keep` and `attention_mask` are all masks
+when their values say so.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ..events import Recording, Source
+
+# The layouts a data input of this kind and rank may have, the conventional one first.
+# The evidence engine picks one; a rank without candidates gets per-dim evidence only.
+CANDIDATES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {
+    ("ids", 2): (("batch", "seq"), ("seq", "batch")),
+    ("float", 2): (("seq", "feature"),),
+    ("float", 3): (("batch", "seq", "feature"), ("seq", "batch", "feature"), ("batch", "feature", "seq")),
+}
+ADDITIVE_HIDING = -1e3  # an additive mask's hiding value lies below this
+
+
+def is_floating(source: Source) -> bool:
+    return source.meta.dtype.startswith(("float", "bfloat"))
+
+
+def is_mask_like(source: Source, value: torch.Tensor | None) -> bool:
+    """A tensor that only describes data: boolean, 0/1, additive 0/-inf, or arange-like ids."""
+    if source.meta.dtype == "bool":
+        return True
+    if value is None or value.numel() == 0 or value.is_complex():
+        return False
+    if bool(((value == 0) | (value == 1)).all()):
+        return True
+    if value.is_floating_point():
+        levels = torch.unique(value[torch.isfinite(value) | torch.isinf(value)])
+        return len(levels) == 2 and float(levels[1]) == 0 and float(levels[0]) < ADDITIVE_HIDING
+    if value.dim() >= 1:
+        positions = torch.arange(value.shape[-1], device=value.device).expand_as(value)
+        return bool((value == positions).all())
+    return False
+
+
+def data_kind(source: Source) -> str:
+    return "float" if is_floating(source) else "ids"
+
+
+def data_inputs(recording: Recording) -> list[Source]:
+    """The forward pass's inputs that carry data, in recording order."""
+    found = []
+    for source in recording.sources.values():
+        if source.kind != "input" or not source.meta.shape:
+            continue
+        if source.meta.dtype.startswith(("complex",)):
+            continue
+        if is_mask_like(source, recording.values.get(source.meta.vid)):
+            continue
+        found.append(source)
+    return found
+
+
+def candidates(source: Source) -> tuple[tuple[str, ...], ...]:
+    """The layouts `source` may have, conventional first; () when only per-dim evidence applies."""
+    return CANDIDATES.get((data_kind(source), len(source.meta.shape)), ())
