@@ -44,7 +44,8 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        parser.exit(message=f"attnscope {_version()}\n")
+        print(f"attnscope {_version()}")
+        parser.exit()
 
 
 def chosen_command(argv: Sequence[str]) -> str | None:
