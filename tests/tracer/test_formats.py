@@ -156,7 +156,7 @@ def test_report_tables_count_codes_and_list_submissions(results_file: Path, caps
     assert main(["report", str(results_file)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 submissions: ")
-    assert "1 errors" in out and "1 clean" in out and "1 target" in out
+    assert "1 with errors" in out and "1 clean" in out and "1 target" in out
     assert "softmax-axis" in out and "buggy.py:build" in out and "SyntaxError" in out
 
 

@@ -31,10 +31,11 @@ def print_tables(cohort: Cohort) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-    verdicts = cohort.verdicts()
-    console.print(f"{len(cohort.rows)} submissions: " + ", ".join(f"{n} {v}" for v, n in verdicts.most_common()),
-                  markup=False)
+    from ..formats.cohort import verdict_counts
+
+    # Not a terminal: wide enough that a cell never wraps in a log or a file.
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    console.print(f"{len(cohort.rows)} submissions: {verdict_counts(cohort.verdicts())}", markup=False)
     codes = Table("code", "severity", "submissions", "occurrences", title="Findings by code", title_justify="left")
     for code, severity, submissions, occurrences in cohort.codes():
         codes.add_row(code, severity, str(submissions), str(occurrences))

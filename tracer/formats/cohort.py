@@ -18,6 +18,14 @@ from typing import Any
 SEVERITIES = ("error", "warning", "info")
 
 
+VERDICT_WORDS = {"errors": "with errors", "warnings": "with warnings only"}
+
+
+def verdict_counts(counts: Counter[str]) -> str:
+    """`2 clean, 1 with errors, 1 timeout`: how the submissions ended, most frequent first."""
+    return ", ".join(f"{count} {VERDICT_WORDS.get(verdict, verdict)}" for verdict, count in counts.most_common())
+
+
 @dataclass
 class Row:
     """One submission: its verdict, its finding counts and codes, or why it could not be checked."""
@@ -26,14 +34,14 @@ class Row:
     verdict: str  # "clean", "errors", "warnings", or an error kind ("timeout", "crashed", ...)
     counts: dict[str, int] = field(default_factory=dict)
     codes: list[str] = field(default_factory=list)
-    error: str = ""
+    error: str = ""  # without the target's name in front, which the row shows already
     findings: list[dict[str, Any]] = field(default_factory=list)
     diagrams: list[dict[str, Any]] = field(default_factory=list)
     output: str = ""
 
 
 def latest(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One result per target, the last one written, in the order targets first appeared."""
+    """One result per target: the last one written (a re-check after a resubmission wins)."""
     by_target: dict[str, dict[str, Any]] = {}
     for result in results:
         by_target[result["target"]] = result  # a key keeps its first place; its value is the last
@@ -42,7 +50,8 @@ def latest(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def row_of(result: dict[str, Any]) -> Row:
     if "error" in result:
-        return Row(result["target"], result.get("kind", "target"), error=result["error"], output=result.get("output", ""))
+        error = result["error"].removeprefix(f"{result['target']}: ")
+        return Row(result["target"], result.get("kind", "target"), error=error, output=result.get("output", ""))
     findings = list(result.get("findings", ()))
     counts = Counter(finding["severity"] for finding in findings)
     verdict = "errors" if counts["error"] else "warnings" if counts["warning"] else "clean"
@@ -57,7 +66,7 @@ class Cohort:
 
     @classmethod
     def of(cls, results: list[dict[str, Any]]) -> "Cohort":
-        return cls([row_of(result) for result in latest(results)])
+        return cls(sorted((row_of(result) for result in latest(results)), key=lambda row: row.target))
 
     def verdicts(self) -> Counter[str]:
         return Counter(row.verdict for row in self.rows)
@@ -138,7 +147,7 @@ def _submission(row: Row, anchor: str) -> str:
 
 def to_html(cohort: Cohort, title: str) -> str:
     verdicts = cohort.verdicts()
-    outcome_rows = "".join(f'<tr><td class="{v}">{html.escape(v)}</td><td>{n}</td></tr>'
+    outcome_rows = "".join(f'<tr><td class="{v}">{html.escape(VERDICT_WORDS.get(v, v))}</td><td>{n}</td></tr>'
                            for v, n in verdicts.most_common())
     code_rows = "".join(f"<tr><td><code>{html.escape(code)}</code></td><td>{severity}</td><td>{subs}</td><td>{occ}</td></tr>"
                         for code, severity, subs, occ in cohort.codes())
