@@ -150,7 +150,7 @@ def main() -> None:
               f"({len(objects)} lines)")
         verdicts = Counter(obj.get("kind") or ("findings" if obj.get("findings") else "clean") for obj in objects)
         print("outcomes: " + ", ".join(f"{count} {verdict}" for verdict, count in verdicts.most_common()))
-        for number, (what, _) in sorted(BAD.items()):
+        for number in sorted(BAD):
             if number < len(objects):
                 obj = objects[number]
                 shown = obj.get("kind") or f"checked, output {obj.get('output', '')!r}"

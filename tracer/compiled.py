@@ -54,7 +54,7 @@ def uncompiled(notes: list[str]) -> Iterator[None]:
         torch.compile = original
 
 
-def unwrap(model: "nn.Module", notes: list[str]) -> "nn.Module":
+def unwrap(model: nn.Module, notes: list[str]) -> nn.Module:
     """The module a `torch.compile(...)` wrapper (an `OptimizedModule`) stands for, noting it."""
     while hasattr(model, "_orig_mod") and type(model).__name__ == "OptimizedModule":
         model = model._orig_mod

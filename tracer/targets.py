@@ -24,7 +24,7 @@ import os
 import re
 import sys
 import sysconfig
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path

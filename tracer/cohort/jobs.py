@@ -42,7 +42,7 @@ class Job:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Job":
+    def from_dict(cls, data: dict[str, Any]) -> Job:
         return cls(**{**data, "preload": tuple(data.get("preload", ()))})
 
 

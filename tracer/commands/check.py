@@ -14,10 +14,8 @@ import argparse
 import os
 from typing import Any, Iterator
 
-from ..specs import problem
-from .common import (
-    FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, expand_targets, parse_size,
-)
+from ..specs import expand, problem
+from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, parse_size
 
 INTERRUPTED = 130
 FORMATS = ("text", "json", "sarif", "github")
@@ -125,8 +123,8 @@ def run(options: argparse.Namespace) -> int:
     from ..cohort.results import ResultsError, ResultsFile, printed
     from ..formats import presenter
 
-    targets = expand_targets(options.targets)
-    parallel = options.jobs or cores()
+    targets = expand(options.targets)
+    parallel = max(1, min(options.jobs or cores(), len(targets)))  # fewer targets than cores: more threads each
     try:
         stored = ResultsFile(options.results) if options.results else None
     except ResultsError as problem_:

@@ -8,14 +8,13 @@ analysis come in inside the functions that trace.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from ..specs import RECORDING_SUFFIX, expand
+from ..specs import RECORDING_SUFFIX
 
 if TYPE_CHECKING:
     from ..findings import Report
@@ -113,14 +112,3 @@ def trace_target(
         return report, recorded
     recorded.recording.notes[:0] = [note for note in notes if note not in recorded.recording.notes]
     return report_of(recorded, spec), recorded
-
-
-def expand_targets(specs: list[str]) -> list[str]:
-    """`subs/*.py:build` as one target per matching file (see `specs.expand`)."""
-    return expand(specs)
-
-
-def shown_path(filename: str) -> str:
-    """`filename` relative to the current directory when it lies inside it, else as recorded."""
-    path, here = os.path.abspath(filename), os.getcwd()
-    return os.path.relpath(path, here) if path.startswith(here + os.sep) else filename

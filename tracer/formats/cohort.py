@@ -65,7 +65,7 @@ class Cohort:
     rows: list[Row]
 
     @classmethod
-    def of(cls, results: list[dict[str, Any]]) -> "Cohort":
+    def of(cls, results: list[dict[str, Any]]) -> Cohort:
         return cls(sorted((row_of(result) for result in latest(results)), key=lambda row: row.target))
 
     def verdicts(self) -> Counter[str]:

@@ -16,6 +16,7 @@ its output framed beneath it there.
 from __future__ import annotations
 
 import linecache
+import os
 import re
 import sys
 from typing import Any
@@ -31,9 +32,8 @@ OUTPUT_LINES = 20  # lines of a target's own output shown in text mode (JSON car
 
 def shown_path(filename: str) -> str:
     """`filename` relative to the current directory when it lies inside it, else as recorded."""
-    from ..commands.common import shown_path as relative
-
-    return relative(filename)
+    path, here = os.path.abspath(filename), os.getcwd()
+    return os.path.relpath(path, here) if path.startswith(here + os.sep) else filename
 
 
 def _plural(count: int, word: str) -> str:
