@@ -158,7 +158,9 @@ def imported_packages(path: str | None) -> list[str]:
     """`package` and `package.name` for each `import`/`from ... import` in a file, read with `ast`.
 
     The warm parent of the child processes preloads those that are installed, so a cohort
-    of submissions that all import transformers pays for it once.
+    of submissions that all import transformers pays for it once. A name the submission's
+    own folder provides (`utils.py` beside it) is left out: preloading an installed package
+    of that name would hide the student's own module.
     """
     if path is None or not path.endswith(".py"):
         return []
@@ -174,4 +176,10 @@ def imported_packages(path: str | None) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.append(node.module)
             names.extend(f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*")
-    return list(dict.fromkeys(names))
+    folder = os.path.dirname(path)
+
+    def local(name: str) -> bool:
+        top = os.path.join(folder, name.partition(".")[0])
+        return os.path.isfile(top + ".py") or os.path.isdir(top)
+
+    return [name for name in dict.fromkeys(names) if not local(name)]

@@ -240,3 +240,29 @@ def test_the_child_check_matches_the_in_process_check(tmp_path: Path) -> None:
         report, _ = trace_target(target)
     (job,) = make_jobs([target])
     assert check(job) == report.to_dict()
+
+
+def test_installed_libraries_a_submission_imports_are_preloaded_but_never_its_own_modules(tmp_path: Path) -> None:
+    from tracer.specs import imported_packages
+
+    (tmp_path / "json.py").write_text("SHADOW = True\n")  # the student's own json.py beside the submission
+    source = tmp_path / "sub.py"
+    source.write_text("import json\nimport torch.nn as nn\nfrom transformers import LlamaConfig\nfrom . import x\n")
+    assert imported_packages(str(source)) == ["torch.nn", "transformers", "transformers.LlamaConfig"]
+
+
+def test_a_students_module_named_like_an_installed_one_is_the_students(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another submission imports the installed `yaml` (so the warm parent preloads it); this
+    one has its own yaml.py beside it, and must get that one."""
+    pytest.importorskip("yaml")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    other = write(tmp_path / "a", "other", submission(top="import yaml\n", build="assert hasattr(yaml, 'safe_load')"))
+    (tmp_path / "b" / "yaml.py").write_text("SHADOW = 'mine'\n")
+    body = submission(top="import yaml\n", build="assert getattr(yaml, 'SHADOW', None) == 'mine', yaml.__file__")
+    target = write(tmp_path / "b", "sub", body)
+    status, objects, _ = check_json(capsys, "--jobs", "2", other, target)
+    assert status == 0, objects
+    assert all("findings" in obj for obj in objects)

@@ -21,6 +21,10 @@ from .jobs import Job
 
 MAX_DIAGRAMS = 3  # flagged blocks drawn per target, for `attnscope report`
 
+# Top-level modules attnscope itself needs, set by the warm parent before it preloads the
+# libraries submissions import; those may be dropped in a child, these never.
+OWN_MODULES: frozenset[str] = frozenset()
+
 
 def data_size() -> int:
     """Bytes of private writable memory this process holds (VmData): torch and attnscope's own share."""
@@ -61,6 +65,31 @@ def _diagrams(report: Any, recorded: Any) -> list[dict[str, Any]]:
     return drawn
 
 
+def unshadow(folder: str) -> None:
+    """Forget preloaded modules that the target's own folder provides (its `utils.py`), so
+    that the target imports its own, as `python target.py` would."""
+    for name in list(sys.modules):
+        top = name.partition(".")[0]
+        if top in OWN_MODULES or top == "__main__":
+            continue
+        path = os.path.join(folder, top)
+        if os.path.isfile(path + ".py") or os.path.isdir(path):
+            del sys.modules[name]
+
+
+def _folder(job: Job) -> str | None:
+    from ..specs import TargetError, parse, source_file
+
+    try:
+        spec = parse(job.target)
+    except TargetError:
+        return None
+    if spec.kind == "dotted":
+        return job.cwd
+    path = source_file(spec, job.cwd) if spec.kind == "file" else None
+    return os.path.dirname(path) if path else None
+
+
 def check(job: Job) -> dict[str, Any]:
     """The target's result object: its report, or `{"target", "error", "kind"}`."""
     from ..commands.common import trace_target
@@ -69,6 +98,9 @@ def check(job: Job) -> dict[str, Any]:
     def failure(message: str, kind: str) -> dict[str, Any]:
         return {"target": job.target, "error": message, "kind": kind}
 
+    folder = _folder(job)
+    if folder:
+        unshadow(folder)
     try:
         with isolated():
             report, recorded = trace_target(

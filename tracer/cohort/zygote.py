@@ -82,9 +82,11 @@ def warm(names: list[str], check: bool) -> None:
 
     torch.set_num_threads(1)  # no thread pool before fork: each child sizes its own
     from ..api import run_check
-    from . import child  # noqa: F401 - the child's code, imported before the fork
+    from . import child  # the child's code, imported before the fork
     from ..commands import common  # noqa: F401
 
+    if not child.OWN_MODULES:
+        child.OWN_MODULES = frozenset(name.partition(".")[0] for name in sys.modules)
     for name in names:
         preload(name)
     if check:
