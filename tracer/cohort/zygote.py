@@ -98,7 +98,9 @@ def warm(names: list[str], check: bool) -> None:
 
 
 def _tiny_check(torch: Any, run_check: Any) -> None:
-    """One small masked attention with a layer norm: the paths most submissions take."""
+    """One small masked attention with a layer norm, and its diagram: the paths most
+    submissions take (the diagram: `--results` keeps those of flagged blocks)."""
+    from ..render import diagram
 
     class Tiny(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -107,7 +109,8 @@ def _tiny_check(torch: Any, run_check: Any) -> None:
             weights = torch.softmax(scores.masked_fill(later, float("-inf")), dim=-1)
             return torch.nn.functional.layer_norm(weights @ x, (4,))
 
-    run_check(Tiny().eval(), (torch.randn(2, 3, 4),))
+    _, recorded = run_check(Tiny().eval(), (torch.randn(2, 3, 4),))
+    diagram(recorded, depth=2).graph.source
 
 
 # --------------------------------------------------------------------------- the children
