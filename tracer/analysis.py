@@ -166,4 +166,19 @@ def _analyse(recording: Recording, layout: str | None, select: set[str] | None) 
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
+    if not any(finding.severity == "error" for finding in analysis.findings):
+        analysis.notes += _conflict_notes(analysis)
     return analysis
+
+
+def _conflict_notes(analysis: Analysis) -> list[str]:
+    """Evidence the settled layout overruled, said aloud when no finding already explains it."""
+    notes = []
+    for vid, roles in analysis.layout.roles.items():
+        name = analysis.recording.sources[vid].name
+        for dim, role in enumerate(roles):
+            against = [vote for vote in analysis.layout.contradicted() if (vote.vid, vote.dim) == (vid, dim)]
+            if against:
+                notes.append(f"conflicting evidence about dim {dim} of {name}, read as {role or 'unknown'}: "
+                             f"{describe_votes(against, analysis.recording)}")
+    return notes

@@ -12,16 +12,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 SEQ_LIKE = ("seq", "pos")
+# Kinds a position table may meet: a sequence, or a grid (2-D positions of a feature map).
+POSITIONED = ("seq", "spatial")
 # Kinds a role copy keeps: attention over the batch, heads, features or a torn axis is a finding.
 DIAGNOSTIC_KINDS = ("batch", "head", "feature", "mixed")
-KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_"}
+KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_",
+              "spatial": "s"}
+# A sequence the model made itself (patches, latents, CLS + tokens) gets this name in score tables.
+MADE_SEQUENCE = "N"
 
 
 @dataclass(frozen=True)
 class Axis:
     """The meaning of one dimension. Only the union-find root's record is authoritative."""
 
-    kind: str  # batch | seq | pos | feature | head | merged | mixed | one | unknown
+    kind: str  # batch | seq | pos | spatial | feature | head | merged | mixed | one | unknown
     size: int
     name: str = ""
     seq: str | None = None  # which sequence, for seq axes
@@ -101,10 +106,10 @@ class AxisTable:
                 self.unify(part_a, part_b, event)
             self._parent[rb] = ra
             return ra
-        if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind == "seq"):
+        if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind in POSITIONED):
             self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra
-        if first.kind in ("unknown", "one") or (first.kind == "pos" and second.kind == "seq"):
+        if first.kind in ("unknown", "one") or (first.kind == "pos" and second.kind in POSITIONED):
             self._parent[ra] = self.base_of(rb)
             return rb
         if first.kind in SEQ_LIKE and second.kind in SEQ_LIKE:
@@ -147,8 +152,8 @@ class AxisTable:
             kind = record.kind if record.kind in DIAGNOSTIC_KINDS else "seq"
             suffix = "q" if role == "query" else "k"
             name = record.display
-            if "+" in name or "·" in name:
-                name = f"({name})"
+            if not record.name or "+" in name or "·" in name or record.kind in ("merged", "spatial", "unknown"):
+                name = MADE_SEQUENCE  # patches, latents, CLS + tokens: "Nq", "Nk", described by the label
             name = f"T{suffix}{name[1:]}" if name.startswith("T") else f"{name}{suffix}"  # T_src -> Tq_src
             self._memo[key] = self.new(
                 kind, record.size, name=name, seq=record.seq or f"axis{base}",
@@ -240,8 +245,13 @@ class AxisTable:
         return None
 
     def describe(self, axis: int) -> str:
-        """`T=5`-style name of an axis with its size, for messages and labels."""
+        """`T=5`-style name of an axis with its size, for messages and labels: a singleton is `1`,
+        an axis nothing named is its size alone."""
         record = self.get(axis)
+        if record.kind == "one":
+            return "1"
+        if record.kind == "unknown" and not record.name:
+            return str(record.size)
         return f"{record.display}={record.size}"
 
     def describe_shape(self, axes: tuple[int, ...]) -> str:

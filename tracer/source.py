@@ -23,10 +23,24 @@ def _is_internal(filename: str) -> bool:
     return known
 
 
+_RECORDING_FILES = tuple(os.path.join(_INTERNAL_ROOTS[1], name) for name in ("recorder.py", "source.py"))
+
+
+def _is_caller_side(filename: str) -> bool:
+    """attnscope code that *calls* the model (the CLI, `check`), as opposed to the recorder inside it."""
+    return filename.startswith(_INTERNAL_ROOTS[1]) and not filename.startswith(_RECORDING_FILES)
+
+
 def user_frame(start: FrameType | None = None) -> FrameType | None:
-    """The innermost frame whose code lives outside torch and attnscope."""
+    """The innermost frame whose code lives outside torch and attnscope.
+
+    The search stops at attnscope's own calling code: an op of a torch library module that
+    attnscope called directly has no user line, rather than the attnscope launcher's.
+    """
     frame = start if start is not None else sys._getframe(1)
     while frame is not None and _is_internal(frame.f_code.co_filename):
+        if _is_caller_side(os.path.abspath(frame.f_code.co_filename)):
+            return None
         frame = frame.f_back
     return frame
 

@@ -31,7 +31,7 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
 
 def _piece_kind(table, axis: int) -> str:
     record = table.get(axis)
-    if record.kind in SEQ_LIKE:
+    if record.kind in SEQ_LIKE or record.kind == "spatial":
         return "seq"
     if record.kind == "head" or (record.kind == "feature" and record.base is not None):
         return "head"

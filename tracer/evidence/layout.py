@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from ..events import Recording
+from ..rules.spatial import CONVOLUTIONS
 from .sources import candidates, data_inputs
 
 if TYPE_CHECKING:
@@ -184,8 +185,8 @@ class VoteCollector:
                 self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side])
 
     def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...]) -> None:
-        if not any(self._is_positions(axis) for axis in table_axes):
-            return
+        if not any(self._is_positions(axis) for axis in table_axes) or any(self._is_positions(a) for a in data_axes):
+            return  # positions against positions (i - j for a relative bias) say nothing about the data
         for offset in range(1, min(len(table_axes), len(data_axes)) + 1):
             table_axis, data_axis = table_axes[-offset], data_axes[-offset]
             if self._is_positions(table_axis) and table_shape[-offset] > 1:
@@ -198,6 +199,12 @@ class VoteCollector:
 
     def _features(self) -> None:
         analysis = self.analysis
+        for event in analysis.recording.ops(*CONVOLUTIONS):  # (B, C, ...): the batch, then channels
+            axes = analysis.axes_of(event.inputs[0]) if event.inputs else ()
+            spatial = len(event.inputs[1].shape) - 2 if len(event.inputs) > 1 else 0
+            if len(axes) == spatial + 2:
+                self.vote(axes[0], "batch", FEATURES, f"{event.op} keeps it apart", event.index)
+                self.vote(axes[1], "feature", FEATURES, f"{event.op} acts on it", event.index)
         for event in analysis.recording.ops("linear", "layer_norm", "rms_norm"):
             if not event.inputs:
                 continue

@@ -34,6 +34,8 @@ def find_padding(analysis: "Analysis") -> dict[str, Padding]:
     found: dict[str, Padding] = {}
     for seq, padding in _from_pad_ids(analysis):
         found.setdefault(seq, padding)
+    for seq, padding in _from_config(analysis):
+        found.setdefault(seq, padding)
     for seq, padding in _from_mask_inputs(analysis, found):
         found.setdefault(seq, padding)
     for seq, padding in _from_zero_runs(analysis):
@@ -73,6 +75,29 @@ def _from_pad_ids(analysis: "Analysis"):
         if pad_id < 0:
             pad_id += analysis.recording.events[event.index].inputs[1].shape[0]
         yield seq, Padding(_as_batch_first(value == pad_id, batch_dim), f"pad id {pad_id} (the embedding's padding_idx)")
+
+
+def _from_config(analysis: "Analysis"):
+    """A HuggingFace config's `pad_token_id`, where the ids hold it only as runs at one end."""
+    stated = {call.attributes["pad_token_id"] for call in analysis.recording.module_calls
+              if "pad_token_id" in call.attributes}
+    for pad_id in stated:
+        for seq, ids in _token_inputs(analysis):
+            pad = _end_runs(ids == pad_id, zero_means_pad=False)
+            if pad is not None and bool((pad == (ids == pad_id)).all()):
+                yield seq, Padding(pad, f"pad id {pad_id} (the config's pad_token_id)")
+
+
+def _token_inputs(analysis: "Analysis"):
+    """(sequence id, ids as (batch, T)) of every rank-2 integer data input."""
+    recording = analysis.recording
+    for source in data_inputs(recording):
+        value = recording.values.get(source.meta.vid)
+        if value is None or value.dim() != 2 or value.is_floating_point():
+            continue
+        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta))
+        if placed is not None:
+            yield placed[2], _as_batch_first(value, placed[0])
 
 
 def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
@@ -146,16 +171,7 @@ def _runs_at_end(pad: torch.Tensor) -> bool:
 
 
 def _from_zero_runs(analysis: "Analysis"):
-    recording = analysis.recording
-    for source in data_inputs(recording):
-        value = recording.values.get(source.meta.vid)
-        if value is None or value.dim() != 2 or value.is_floating_point():
-            continue
-        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta))
-        if placed is None:
-            continue
-        batch_dim, _, seq = placed
-        ids = _as_batch_first(value, batch_dim)
+    for seq, ids in _token_inputs(analysis):
         pad = _end_runs(ids == 0, zero_means_pad=False)
         if pad is not None and bool((pad == (ids == 0)).all()):
-            yield seq, Padding(pad, f"runs of token 0 at one end of {source.name}")
+            yield seq, Padding(pad, "runs of token 0 at one end of the ids")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..axes import SEQ_LIKE, AxisTable
+from ..axes import MADE_SEQUENCE, SEQ_LIKE, AxisTable
 from .base import Axes, RuleContext, rule
 
 
@@ -50,6 +50,10 @@ def score_roles(table: AxisTable, rows: int, cols: int, index: int, attention: b
     """
     row, col = table.get(rows), table.get(cols)
     same = table.base_of(rows) == table.base_of(cols)
+    if attention:
+        for axis in (rows, cols):  # positions the model made (latents, object queries) are a sequence now
+            table.specify(table.base_of(axis), "seq", name=MADE_SEQUENCE, seq=f"{MADE_SEQUENCE}@{index}.{axis}",
+                          label="positions an attention block runs over")
     if attention or same or (row.kind in SEQ_LIKE and col.kind in SEQ_LIKE):
         return table.role_copy(rows, "query", index), table.role_copy(cols, "key", index)
     return rows, cols
