@@ -146,7 +146,12 @@ def test_a_local_cluster_gives_the_same_results(tmp_path: Path, capsys: pytest.C
     assert _comparable(through_dask) == _comparable(local)
 
 
-def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_scheduler_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tracer.cohort.dask
+
+    monkeypatch.setattr(tracer.cohort.dask, "CONNECT_TIMEOUT", "3s")
     (target, *_) = cohort(tmp_path)
     assert main(["check", "--scheduler", "tcp://127.0.0.1:9", target]) == 2
     err = capsys.readouterr().err

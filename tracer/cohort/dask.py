@@ -13,6 +13,8 @@ from typing import Any, Iterator
 
 from .jobs import Job
 
+CONNECT_TIMEOUT = "20s"  # to reach the scheduler, then the run waits as long as its jobs take
+
 
 def check_on_worker(job: dict[str, Any]) -> dict[str, Any]:
     """The Dask task: one job in a child of this worker process's zygote."""
@@ -36,7 +38,7 @@ def _client(address: str, parallel: int) -> Any:
                                dashboard_address=None)
         return Client(cluster)
     try:
-        return Client(address, timeout="20s")
+        return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as problem:
         from ..specs import TargetError
 
