@@ -68,12 +68,13 @@ def _diagrams(report: Any, recorded: Any) -> list[dict[str, Any]]:
 def unshadow(folder: str) -> None:
     """Forget preloaded modules that the target's own folder provides (its `utils.py`), so
     that the target imports its own, as `python target.py` would."""
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    provided = {entry[:-3] if entry.endswith(".py") else entry for entry in entries} - OWN_MODULES - {"__main__"}
     for name in list(sys.modules):
-        top = name.partition(".")[0]
-        if top in OWN_MODULES or top == "__main__":
-            continue
-        path = os.path.join(folder, top)
-        if os.path.isfile(path + ".py") or os.path.isdir(path):
+        if name.partition(".")[0] in provided:
             del sys.modules[name]
 
 
@@ -162,6 +163,7 @@ def main(job: Job, result_fd: int, output_fd: int, closing: list[int]) -> None:
             result = {"target": job.target, "error": f"attnscope failed on it: {type(problem).__name__}: {problem}",
                       "kind": "crashed"}
         _write_all(result_fd, json.dumps(result).encode())
+        _hang_up(result_fd)
     except BaseException:  # noqa: BLE001 - nothing may return into the parent's loop
         status = 70  # EX_SOFTWARE: no result written
     finally:
@@ -170,3 +172,15 @@ def main(job: Job, result_fd: int, output_fd: int, closing: list[int]) -> None:
             sys.stderr.flush()
         finally:
             os._exit(status)
+
+
+def _hang_up(result_fd: int) -> None:
+    """Close both pipes to the parent now: the result is complete, and the parent answers at
+    once instead of waiting for this process's exit (tearing down its memory takes a while)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.close(result_fd)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)

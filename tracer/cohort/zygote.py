@@ -129,6 +129,7 @@ class Child:
     status: int | None = None
     reaped_at: float = 0.0
     timed_out: bool = False
+    answered: bool = False  # its object was sent; it is kept only until it is reaped
 
     def open_fds(self) -> list[int]:
         return [fd for fd in (self.result_fd, self.output_fd) if fd is not None]
@@ -227,24 +228,37 @@ class Zygote:
             if running is not None:
                 self._kill(running)  # its own group: a zombie's pid is not reused yet
             _, status = os.waitpid(ended.si_pid, 0)
-            if running is not None:
-                running.status = status
-                running.reaped_at = time.monotonic()
+            if running is None:
+                continue
+            running.status, running.reaped_at = status, time.monotonic()
+            if running.answered:
+                self._close(running, "result")
+                self._close(running, "output")
+                del self.children[ended.si_pid]
 
     def _finish(self, now: float) -> None:
-        """Answer for every child that ended and whose pipes are drained (or held past the grace)."""
+        """Answer for every child whose result is in (both pipes closed behind it), or that
+        ended without one (its pipes drained, or held past the grace by what it started).
+
+        A child that wrote its result closes its pipes before it exits, so its answer does
+        not wait for the kernel to tear down its copy of the warm parent's memory.
+        """
         for pid, running in list(self.children.items()):
-            if running.status is None:
+            if running.answered:
                 continue
-            if running.open_fds() and now < running.reaped_at + GRACE:
+            by_result = bool(running.result) and not running.open_fds() and not running.timed_out
+            by_end = running.status is not None and (not running.open_fds() or now >= running.reaped_at + GRACE)
+            if not (by_result or by_end):
                 continue
-            self._close(running, "result")
-            self._close(running, "output")
-            del self.children[pid]
             job = running.job
-            result = outcome(job.target, bytes(running.result), running.status, running.timed_out, job.timeout,
-                             running.output)
+            status = running.status if running.status is not None else 0
+            result = outcome(job.target, bytes(running.result), status, running.timed_out, job.timeout, running.output)
             self._send({"id": running.request, "result": result})
+            running.answered = True
+            if running.status is not None:
+                self._close(running, "result")
+                self._close(running, "output")
+                del self.children[pid]
 
     def _send(self, message: dict) -> None:
         data = memoryview((json.dumps(message) + "\n").encode())
@@ -253,13 +267,14 @@ class Zygote:
 
     def _enforce_deadlines(self, now: float) -> None:
         for running in self.children.values():
-            if running.status is None and not running.timed_out and now >= running.deadline:
+            if running.status is None and not running.answered and not running.timed_out and now >= running.deadline:
                 running.timed_out = True
                 self._kill(running)
 
     def _wait_time(self, now: float) -> float | None:
-        times = [running.deadline - now for running in self.children.values() if running.status is None]
-        times += [running.reaped_at + GRACE - now for running in self.children.values() if running.status is not None]
+        waiting = [running for running in self.children.values() if not running.answered]
+        times = [running.deadline - now for running in waiting if running.status is None]
+        times += [running.reaped_at + GRACE - now for running in waiting if running.status is not None]
         return max(0.0, min(times)) if times else None
 
     # ------------------------------------------------------------------ the loop
