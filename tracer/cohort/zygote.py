@@ -136,6 +136,9 @@ class Child:
 
 
 class Zygote:
+    """One loop over the request pipe, the children's pipes and SIGCHLD (through a wake-up
+    pipe): fork on request, drain output and results, kill at deadlines, reap, answer."""
+
     def __init__(self, requests: int, responses: int) -> None:
         self.requests = requests
         self.responses = responses
@@ -215,26 +218,39 @@ class Zygote:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def _ended(self) -> int:
+        """The pid of a child that ended, not yet collected (0 if none). Where the platform can
+        peek (waitid with WNOWAIT), its group is killed while its pid cannot be reused yet."""
+        try:
+            if hasattr(os, "waitid"):
+                ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                return ended.si_pid if ended is not None else 0
+            return -1  # macOS: no waitid; waitpid below collects and reports it
+        except ChildProcessError:
+            return 0
+
     def _reap(self) -> None:
         """Collect every child that ended; kill what it left behind in its group first."""
-        while True:
-            try:
-                ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                return
-            if ended is None:
-                return
-            running = self.children.get(ended.si_pid)
+        while pid := self._ended():
+            running = self.children.get(pid)
             if running is not None:
                 self._kill(running)  # its own group: a zombie's pid is not reused yet
-            _, status = os.waitpid(ended.si_pid, 0)
+            try:
+                pid, status = os.waitpid(pid, 0 if pid > 0 else os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            running = self.children.get(pid)
             if running is None:
                 continue
+            if not hasattr(os, "waitid"):
+                self._kill(running)
             running.status, running.reaped_at = status, time.monotonic()
             if running.answered:
                 self._close(running, "result")
                 self._close(running, "output")
-                del self.children[ended.si_pid]
+                del self.children[pid]
 
     def _finish(self, now: float) -> None:
         """Answer for every child whose result is in (both pipes closed behind it), or that
