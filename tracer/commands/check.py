@@ -14,11 +14,11 @@ import argparse
 import os
 from typing import Any, Iterator
 
+from ..formats import FORMATS
 from ..specs import expand, problem
 from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, parse_size
 
 INTERRUPTED = 130
-FORMATS = ("text", "json", "sarif", "github")
 
 
 def cores() -> int:

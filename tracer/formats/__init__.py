@@ -20,8 +20,8 @@ class Presenter(Protocol):
     def finish(self) -> None: ...
 
 
-def presenter(name: str, **options: Any) -> Presenter:
-    """The presenter of `--format name`; `options` are the check's (fail_on ...)."""
+def presenter(name: str) -> Presenter:
+    """The presenter of `--format name`."""
     if name == "json":
         from .json_lines import JsonLines
 
@@ -38,7 +38,3 @@ def presenter(name: str, **options: Any) -> Presenter:
 
     return Text()
 
-
-def is_error(result: dict[str, Any]) -> bool:
-    """Whether a result object is a target that could not be checked (it has no findings)."""
-    return "error" in result
