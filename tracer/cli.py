@@ -83,7 +83,12 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `attnscope` with `argv` (default: the process's arguments) and return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(chosen_command(argv))
+    chosen = chosen_command(argv)
+    if chosen and not {"-h", "--help"} & set(argv):
+        start = load_command(chosen).start
+        if start is not None:
+            start(argv)
+    parser = build_parser(chosen)
     try:
         options = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version (0) and usage errors (2), already printed

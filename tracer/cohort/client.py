@@ -40,6 +40,7 @@ class Zygote:
         )
         self.preloaded = set(preload)
         self.warm = warm
+        self.used = False  # no job sent yet: nothing of the user's runs in it
         self.lock = threading.Lock()
         self.ids = itertools.count()
         self.waiting: dict[int, Future] = {}
@@ -84,6 +85,7 @@ class Zygote:
         """Start `job` in a new child now; the future gives the target's one object."""
         self.prepare(job.preload, warm=False)
         future: Future = Future()
+        self.used = True
         with self.lock:
             request = next(self.ids)
             self.waiting[request] = future
@@ -94,8 +96,12 @@ class Zygote:
         """End the zygote: it kills the children still running and exits.
 
         At the end of the process nobody waits for it: it needs no more than its end of
-        the pipe closing, and an interpreter holding torch takes a while to tear down.
+        the pipe closing, and an interpreter holding torch takes a while to tear down. One
+        that never got a job (started early, then a usage error) is killed: it has no
+        children, and would otherwise finish importing torch for nothing.
         """
+        if not self.used:
+            self.process.kill()
         if self.process.stdin and not self.process.stdin.closed:
             try:
                 self.process.stdin.close()

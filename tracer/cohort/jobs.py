@@ -55,6 +55,8 @@ def make_jobs(targets: list[str], **settings: Any) -> list[Job]:
     """
     cwd = os.getcwd()
     options = {key: settings.get(key) for key in ("device", "layout", "value_budget")}
+    # Several zoo targets: the warm parent loads the whole zoo once; one imports its own module.
+    zoo = (ZOO,) if sum(target.startswith("zoo:") for target in targets) > 1 else ()
     jobs = []
     for index, target in enumerate(targets):
         try:
@@ -62,6 +64,6 @@ def make_jobs(targets: list[str], **settings: Any) -> list[Job]:
         except Exception:  # a malformed target fails in the child with its own message
             spec = None
         path = source_file(spec, cwd) if spec else None
-        preload = tuple(imported_packages(path)) + ((ZOO,) if spec and spec.kind == "zoo" else ())
+        preload = tuple(imported_packages(path)) + (zoo if spec and spec.kind == "zoo" else ())
         jobs.append(Job(index, target, cwd, preload=preload, sha256=content_hash(path), options=options, **settings))
     return jobs

@@ -167,4 +167,12 @@ def _fails(result: dict[str, Any], threshold: str) -> bool:
     return bool(counts.get("error")) or (threshold == "warning" and bool(counts.get("warning")))
 
 
-COMMAND = Command("check", "trace one forward pass per target and report its findings", add_arguments, run)
+def start(argv: list[str]) -> None:
+    """Start the warm parent while the arguments are read: it imports torch meanwhile."""
+    if not any(word == "--scheduler" or word.startswith("--scheduler=") for word in argv):
+        from ..cohort.client import shared_zygote
+
+        shared_zygote(warm=False)
+
+
+COMMAND = Command("check", "trace one forward pass per target and report its findings", add_arguments, run, start)

@@ -32,13 +32,16 @@ class Command:
     """One subcommand: its name, one-line help, its arguments and what it does (returns the exit status).
 
     A command's module is imported to run it or to show its `--help`: it imports torch and
-    other heavy packages inside `run`, never at module level.
+    other heavy packages inside `run`, never at module level. `start`, if given, is called
+    with the raw arguments before they are parsed, to begin slow work early (`check`
+    starts its warm parent process, which spends seconds importing torch).
     """
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    start: Callable[[list[str]], None] | None = None
 
 
 def add_layout_argument(parser: argparse.ArgumentParser) -> None:
