@@ -48,7 +48,7 @@ class Analysis:
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        return build_graph(self.recording)
+        return build_graph(self.recording, self)
 
     @cached_property
     def node_ids(self) -> list[str]:
@@ -114,7 +114,7 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     products = layout.attention_products
     for event in recording.events:
         inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs, event.index in products)
+        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index))
         analysis.facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
             analysis.axes[meta.vid] = axes
@@ -133,19 +133,20 @@ def settled_analysis(recording: Recording, forced: str | None = None) -> Analysi
         analysis = infer_axes(recording, layout, flow)
         settled = settle(recording, layout, gather_votes(analysis, analysis.inputs), attention_products(analysis))
         analysis.layout = settled
-        if settled.roles == layout.roles and not _roles_missing(analysis, settled.attention_products):
+        if settled.roles == layout.roles and _same_reading(analysis, settled.attention_products):
             break
         layout = settled
     return analysis
 
 
-def _roles_missing(analysis: Analysis, products: frozenset[int]) -> bool:
-    """Whether a query-key product's rows or columns got no query/key role in this pass."""
-    for index in products:
+def _same_reading(analysis: Analysis, products: dict[int, bool]) -> bool:
+    """Whether this pass already read every query-key product the way the evidence says: queries
+    in its rows with role copies made (so another pass would change nothing)."""
+    for index, keys_in_rows in products.items():
         facts = analysis.facts.get(index)
-        if facts is None or facts.rows is None or analysis.table.get(facts.rows).role != "query":
-            return True
-    return False
+        if keys_in_rows or facts is None or facts.query is None or analysis.table.get(facts.query).role != "query":
+            return False
+    return True
 
 
 def analyse(recording: Recording, layout: str | None = None, select: set[str] | None = None) -> Analysis:

@@ -104,6 +104,8 @@ class AxisTable:
         if self._same_structure(first, second):  # B·H meeting B·H: each part meets its twin
             for part_a, part_b in zip(first.parts, second.parts):
                 self.unify(part_a, part_b, event)
+            if first.kind == "merged" and second.kind != "merged":
+                ra, rb = rb, ra  # keep the record that knows more (the batch·heads of the scores)
             self._parent[rb] = ra
             return ra
         if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind in POSITIONED):
@@ -220,6 +222,13 @@ class AxisTable:
         roots = tuple(self.find(p) for p in parts)
         names = ", ".join(self.axes[r].display for r in roots)
         return self.new("mixed", size, name="?", parts=roots, origin=event, label=f"a mix of {names}")
+
+    def is_positions(self, axis: int) -> bool:
+        """A sequence, a grid, or grids flattened together (patches): positions of something."""
+        record = self.get(axis)
+        if record.kind in SEQ_LIKE or record.kind == "spatial":
+            return True
+        return record.kind == "merged" and bool(record.parts) and all(self.is_positions(p) for p in record.parts)
 
     def join(self, pieces: list[int], event: int) -> int:
         """A sequence concatenated from `pieces` in order (CLS + patches, memory + tokens, past + new)."""

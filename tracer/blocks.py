@@ -264,7 +264,7 @@ class BlockFinder:
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
         block.product_event = event.index
         facts = self.facts[event.index]
-        block.query_axis, block.key_axis = facts.rows, facts.cols
+        block.query_axis, block.key_axis = facts.query, facts.key
         for position, dim in facts.contracted[:1]:
             block.contracted_size = event.inputs[position].shape[dim]
         operands = [p for p, _ in facts.contracted]

@@ -42,15 +42,18 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
     last = (size_k - 1) - visible.flip(-1).to(torch.uint8).argmax(-1)
     first = visible.to(torch.uint8).argmax(-1)
     position = torch.arange(size_q) + pattern.offset
+    ahead = last - position
     following = _lockstep(last, rows)
     if bool(following.any()):
-        shift = (last - position)[following]
+        ahead, following = torch.broadcast_tensors(ahead, following)
+        shift = ahead[following]
         leaks, hides = bool((shift > 0).any()), bool((shift < 0).any())
         worst = int(shift.max()) if leaks else int(shift.min())
         return CausalShape(leaks, hides and not leaks, worst)
     reversed_rows = _lockstep(first, rows) & (first >= position) & (last > position)
     if bool(reversed_rows.any()):
-        return CausalShape(True, False, int((last - position)[reversed_rows].max()))
+        ahead, reversed_rows = torch.broadcast_tensors(ahead, reversed_rows)
+        return CausalShape(True, False, int(ahead[reversed_rows].max()))
     return None
 
 

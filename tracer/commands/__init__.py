@@ -27,7 +27,6 @@ class BuiltIn:
 
 BUILT_IN: dict[str, BuiltIn] = {
     "check": BuiltIn("check", "trace one forward pass per target and report its findings"),
-    "experiment": BuiltIn("experiment", "run one of the course's comparison experiments (exercises 8-10) on the CPU"),
     "render": BuiltIn("render", "draw one forward pass as a Graphviz diagram, axis errors in red"),
     "report": BuiltIn("report", "summarize a results file of `check --results`: counts per code, one row per submission"),
     "run": BuiltIn("run", "run a Python script with tracing on and report the findings of its forward passes"),
