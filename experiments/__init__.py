@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracer.targets import TargetError
 
-from .report import table_rows, write_csv, write_markdown
-from .runner import Advance, ArmResult, run_plan
+if TYPE_CHECKING:  # torch comes with them: imported where an experiment runs, not for `attnscope --help`
+    from .runner import Advance, ArmResult
 
 GROUP = "attnscope.experiments"
 
@@ -58,6 +58,8 @@ def run_experiment(
     from .plots import (
         plot,  # matplotlib takes a while to import: only experiments pay for it
     )
+    from .report import table_rows, write_csv, write_markdown
+    from .runner import run_plan
 
     results = run_plan(plan, seeds, advance)
     rows = table_rows(plan, results)

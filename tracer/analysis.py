@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import torch
 
 from .axes import AxisTable
@@ -24,6 +24,9 @@ from .evidence.padding import Padding, find_padding
 from .inputs import InputAxes, assign_input_axes
 from .rules import OpFacts, infer
 from .vocabulary import named_axes
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
 MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved them again

@@ -445,10 +445,10 @@ def _broadcast(hidden: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor | N
     """`hidden` with the table's rank, its broadcast dims left at size 1 (never expanded: a
     (T, T) causal mask stays T² however many batch items and heads share it); None if it does
     not broadcast onto `shape`."""
-    try:
-        if torch.broadcast_shapes(hidden.shape, shape) != torch.Size(shape):
-            return None
-    except RuntimeError:
+    # By hand: torch.broadcast_shapes imports sympy on its first call (a second, in every fresh process).
+    if hidden.dim() > len(shape) or any(
+        size not in (1, target) for size, target in zip(reversed(hidden.shape), reversed(shape))
+    ):
         return None
     return hidden.bool().reshape((1,) * (len(shape) - hidden.dim()) + tuple(hidden.shape))
 

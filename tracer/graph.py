@@ -18,11 +18,11 @@ import os
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from .events import Recording, TensorMeta
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from .analysis import Analysis
     from .findings import Finding
 
@@ -78,6 +78,8 @@ def build_graph(recording: Recording, analysis: "Analysis | None" = None) -> nx.
 
     Given the recording's `analysis`, edges get `axes`, op nodes `findings` and `over`.
     """
+    import networkx as nx  # here, not at the top: checking a model never builds the graph (0.4 s to import)
+
     graph = nx.MultiDiGraph(root=recording.root_type, forward_passes=recording.forward_passes)
     flagged = findings_by_event(analysis) if analysis is not None else {}
 
@@ -145,6 +147,8 @@ def _decoded(name: str, value: Any) -> Any:
 
 def plain_graph(graph: nx.MultiDiGraph, lists_as_text: bool) -> nx.MultiDiGraph:
     """A copy without None values; lists and tuples as JSON text when `lists_as_text` (GraphML)."""
+    import networkx as nx
+
     keep = (lambda value: _encoded(value)) if lists_as_text else (lambda value: value)
     plain = nx.MultiDiGraph(**{k: keep(v) for k, v in graph.graph.items() if v is not None})
     for node, data in graph.nodes(data=True):
@@ -156,6 +160,8 @@ def plain_graph(graph: nx.MultiDiGraph, lists_as_text: bool) -> nx.MultiDiGraph:
 
 def write_graph(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> None:
     """Write `graph` as GraphML (`.graphml`) or networkx node-link JSON (any other suffix)."""
+    import networkx as nx
+
     path = os.fspath(path)
     if path.lower().endswith(".graphml"):
         nx.write_graphml(plain_graph(graph, lists_as_text=True), path)
@@ -171,6 +177,8 @@ def load_graph(path: str | os.PathLike[str]) -> nx.MultiDiGraph:
     The list attributes come back as they were in `t.graph`: `shape` a tuple, `axes` and
     `over` lists of `(name, role)` tuples, `findings` a list of codes.
     """
+    import networkx as nx
+
     path = os.fspath(path)
     if path.lower().endswith(".graphml"):
         read = nx.read_graphml(path, force_multigraph=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from torch import nn
 
 from .events import Recording
@@ -13,6 +12,8 @@ from .recorder import Recorder
 from .values import DEFAULT_BUDGET_BYTES
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from .analysis import Analysis
 
 

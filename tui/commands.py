@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from tracer.commands.common import LAYOUTS, OK, USAGE, Command, error, trace_target
 from tracer.targets import TargetError, isolated
-from tracer.trace import Trace
+
+if TYPE_CHECKING:
+    from tracer.trace import Trace
 
 NO_TERMINAL = "attnscope tui needs a terminal, and its standard output is not one; use --web to serve it in a browser"
 
