@@ -163,12 +163,14 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
     from .checks import run_checks
+    from .checks.limits import limitation_notes
 
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
     if not any(finding.severity == "error" for finding in analysis.findings):
         analysis.notes += _conflict_notes(analysis)
+    analysis.notes += limitation_notes(analysis, analysis.findings)
     return analysis
 
 

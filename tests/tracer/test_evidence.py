@@ -157,3 +157,26 @@ def test_a_library_module_called_by_attnscope_gets_no_launcher_line():
     keep = torch.tensor([[1, 1, 1, 1], [1, 1, 0, 0]]).bool()  # HF polarity passed as key_padding_mask
     report = run(mha, (x, x, x), {"key_padding_mask": keep})
     assert serious(report) and all(f["file"] == "" for f in serious(report))
+
+
+class LeakyCausal(nn.Module):
+    def forward(self, x):
+        T = x.size(1)
+        scores = x @ x.transpose(1, 2) / x.size(-1) ** 0.5
+        keep = torch.tril(torch.ones(T, T), diagonal=1)
+        return scores.masked_fill(keep == 0, float("-inf")).softmax(-1) @ x
+
+
+def test_a_mask_the_budget_dropped_is_named_with_the_checks_it_limits():
+    model, x = LeakyCausal(), torch.randn(1, 64, 8)
+    with tracer.trace(model, value_budget_bytes=1024) as t:
+        model(x)
+    notes = t.analysis.notes
+    assert any("was not kept" in note and "causal-leak" in note and ":" in note for note in notes), notes
+
+
+def test_the_meta_device_names_the_checks_it_skips():
+    model = LeakyCausal()
+    with torch.device("meta"), tracer.trace(model) as t:
+        model(torch.randn(1, 6, 8))
+    assert any("meta device" in note and "causal-leak" in note and "nan" in note for note in t.analysis.notes)
