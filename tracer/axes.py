@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 SEQ_LIKE = ("seq", "pos")
 # Kinds a position table may meet: a sequence, or a grid (2-D positions of a feature map).
 POSITIONED = ("seq", "spatial")
+# What a position table must not vary along (positional-axis): the batch, the heads, the features.
+POSITIONAL_MISTAKES = ("batch", "head", "feature")
 # Kinds a role copy keeps: attention over the batch, heads, features or a torn axis is a finding.
 DIAGNOSTIC_KINDS = ("batch", "head", "feature", "mixed")
 KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_",
@@ -123,9 +125,13 @@ class AxisTable:
         if first.kind == second.kind and first.kind in ("batch", "feature", "head", "pos", "merged"):
             self._parent[rb] = ra
             return ra
-        if inside_flattened and "pos" in (first.kind, second.kind) and "batch" not in (first.kind, second.kind):
+        if "pos" in (first.kind, second.kind):
+            other = second if first.kind == "pos" else first
+            if other.kind not in POSITIONAL_MISTAKES or (inside_flattened and other.kind != "batch"):
+                return ra  # no claim either way (an arange over heads inside B·H: ALiBi slopes)
+            self.conflicts.append(Conflict(event, ra, rb, "positional"))
             return ra
-        reason = "positional" if "pos" in (first.kind, second.kind) else "kinds"
+        reason = "kinds"
         self.conflicts.append(Conflict(event, ra, rb, reason))
         return ra
 

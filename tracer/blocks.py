@@ -23,8 +23,9 @@ from .rules import OpFacts
 PRODUCTS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum", "baddbmm"})
 CONTRACTIONS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum"})
 LAYOUT_OPS = frozenset({
-    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "float", "half",
+    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "type_as", "float", "half",
     "bfloat16", "double", "unsqueeze", "squeeze", "expand", "detach", "flatten", "unflatten", "_unsafe_view",
+    "view_as", "reshape_as",
 })
 AFTER_NORMALIZATION = LAYOUT_OPS | {"dropout", "masked_fill", "where", "mul", "div", "nan_to_num", "getitem", "setitem"}
 HIDING_THRESHOLD = -1e3  # an additive mask entry below this hides its key
@@ -208,6 +209,9 @@ class BlockFinder:
                 if user.index in seen:
                     continue
                 seen.add(user.index)
+                if user.op in CONTRACTIONS and self._mixes_heads(user):
+                    frontier.append((user.outputs[0].vid, chain + [user.index]))  # talking heads: maps stay maps
+                    continue
                 if user.op in CONTRACTIONS:
                     return user, position, chain
                 if user.op in AFTER_NORMALIZATION and len(chain) < 10 and user.outputs:
@@ -247,6 +251,9 @@ class BlockFinder:
             event = self.flow.made_by(vid)
             if event is None:
                 return
+            if event.op in PRODUCTS and self._mixes_heads(event):
+                vid = event.inputs[0].vid  # talking heads before the softmax: score tables mixed across heads
+                continue
             if event.op in PRODUCTS:
                 self._product(block, event)
                 return
@@ -314,6 +321,15 @@ class BlockFinder:
                 return i
         return candidates[0]
 
+    def _mixes_heads(self, event: OpEvent) -> bool:
+        """A product that contracts the heads (einsum 'bhij,hg->bgij'): a mix of whole attention maps
+        across heads (talking heads, re-attention), not a query-key or weights-values product."""
+        for position, dim in self.facts[event.index].contracted:
+            axes = self.axes.get(event.inputs[position].vid, ())
+            if dim < len(axes) and self.table.get(axes[dim]).kind == "head":
+                return True
+        return False
+
     def _products_behind(self, vid: int, depth: int = 6) -> int:
         """How many products were summed into a value added to the scores (0 for a plain bias)."""
         event = self.flow.made_by(vid)
@@ -345,18 +361,26 @@ class BlockFinder:
                 return False
         else:
             other = event.inputs[1 - main]
-            if other.numel != 1:
+            per_head = len(other.shape) >= 2 and other.shape[-2:] == (1, 1)  # (H, 1, 1): one factor per head
+            if other.numel != 1 and not per_head:
                 return False
-            kept = self.flow.value(other)
-            learned = self.flow.recording.sources.get(other.vid)
-            if learned is not None and learned.kind == "param":
-                kept = None  # a learned temperature: its value says nothing about the formula
-            factor = float(kept.reshape(()).double()) if kept is not None else None
+            # a learned temperature (a parameter, or made from one): its value says nothing about the formula
+            factor = None if self._learned(other.vid) else self.flow.constant(other)
+            if factor is None and not self._learned(other.vid) and other.numel != 1:
+                return False
         if event.op == "div":
             factor = 1 / factor if factor else None
         block.scale = _times(block.scale, factor)
         block.scale_events.append(event.index)
         return True
+
+    def _learned(self, vid: int, depth: int = 4) -> bool:
+        """Whether a value is a parameter or was computed from one a few ops back (`logit_scale.exp()`)."""
+        source = self.flow.recording.sources.get(vid)
+        if source is not None:
+            return source.kind == "param"
+        event = self.flow.made_by(vid)
+        return event is not None and depth > 0 and any(self._learned(m.vid, depth - 1) for m in event.inputs)
 
     # ------------------------------------------------------------ masks
     def _mask_use(self, event: OpEvent, after: bool, main: int | None) -> MaskUse | None:

@@ -105,8 +105,9 @@ def test_a_mask_finding_notes_where_the_mask_was_built_in_json():
     [finding] = [f for f in report.to_dict()["findings"] if f["code"] == "causal-diagonal"]
     source = inspect.getsource(ENTRIES["causal_diagonal_buffer_init"].module).splitlines()
     roles = [(place["role"], source[place["line"] - 1].strip()) for place in finding["related"]]
-    assert roles[0][0] == "buffer 'mask' registered here" and "register_buffer" in roles[0][1]
-    assert "tril" in roles[1][1] and finding["related"][1]["function"] == "CausalSelfAttention.__init__"
+    assert roles[0][0] == "the buffer 'mask' built here" and "tril" in roles[0][1]
+    assert roles[1][0] == "buffer 'mask' registered here" and "register_buffer" in roles[1][1]
+    assert finding["related"][0]["function"] == "CausalSelfAttention.__init__"
     assert "diagonal=0), not diagonal=-1" in finding["hint"]
     json.dumps(report.to_dict())
 
