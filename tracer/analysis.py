@@ -7,6 +7,7 @@ reads what the previous ones produced.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -157,7 +158,8 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
     still be inside a `torch.device("meta")` block from tracing (whose default device would
     leak into, and be cached by, the masks the analysis builds).
     """
-    with torch.device("cpu"):
+    on_cpu = torch.get_default_device().type == "cpu"  # a mode costs every torch call: enter it only if needed
+    with nullcontext() if on_cpu else torch.device("cpu"):
         return _analyse(recording, layout, select)
 
 
