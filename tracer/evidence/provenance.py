@@ -139,7 +139,8 @@ def _assignment_of(function: ast.AST, name: str | None, before: int) -> list[int
     if name is None:
         return []
     lines = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Assign) and node.lineno < before
-             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)
+             and not (isinstance(node.value, ast.Constant) and node.value.value is None)]  # not `mask = None`
     return [max(lines)] if lines else []
 
 

@@ -97,7 +97,7 @@ def index_rule(ctx: RuleContext) -> list[Axes]:
         return [ctx.fresh(out)]
     result = []
     for position, (axis, full) in enumerate(axes):
-        if full and ctx.table.get(axis).size == out[position]:
+        if ctx.table.get(axis).size == out[position]:  # a slice that keeps every position ([-qlen:] of qlen)
             result.append(axis)
         else:
             result.append(_cut(ctx, axis, out[position]))
