@@ -181,3 +181,25 @@ def test_the_meta_device_names_the_checks_it_skips():
     with torch.device("meta"), tracer.trace(model) as t:
         model(torch.randn(1, 6, 8))
     assert any("meta device" in note and "causal-leak" in note and "nan" in note for note in t.analysis.notes)
+
+
+class PoolingSlots(nn.Module):
+    """One pooling query per image slot; a sequence with fewer images leaves a slot with no key,
+    whose NaN row is dropped before the output (NaViT's attention pooling)."""
+
+    def forward(self, x, image_ids, num_images):
+        slots = int(num_images.max())
+        queries = x.new_ones(x.shape[0], slots, x.shape[-1])
+        scores = queries @ x.transpose(1, 2) / x.shape[-1] ** 0.5
+        mask = torch.arange(slots)[:, None] == image_ids[:, None, :]  # (B, slots, T)
+        pooled = scores.masked_fill(~mask, float("-inf")).softmax(-1) @ x
+        keep = (torch.arange(slots)[None, :] < num_images[:, None]).reshape(-1)
+        return pooled.reshape(-1, x.shape[-1])[keep]
+
+
+def test_an_empty_row_whose_nan_never_reaches_an_output_is_not_reported():
+    image_ids = torch.tensor([[0, 0, 0, 1, 1, 1], [0, 0, 0, 0, 0, 0]])
+    report = run(PoolingSlots(), (torch.randn(2, 6, 8), image_ids, torch.tensor([2, 1])))
+    assert serious(report, ("error", "warning")) == []
+    kept_everything = run(PoolingSlots(), (torch.randn(2, 6, 8), image_ids, torch.tensor([2, 2])))
+    assert {f["code"] for f in serious(kept_everything)} >= {"fully-masked-row", "nan"}
