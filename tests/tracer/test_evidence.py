@@ -203,3 +203,27 @@ def test_an_empty_row_whose_nan_never_reaches_an_output_is_not_reported():
     assert serious(report, ("error", "warning")) == []
     kept_everything = run(PoolingSlots(), (torch.randn(2, 6, 8), image_ids, torch.tensor([2, 2])))
     assert {f["code"] for f in serious(kept_everything)} >= {"fully-masked-row", "nan"}
+
+
+class ImageKeyPadding(nn.Module):
+    """DETR's spelling: a (B, H, W) pixel mask, True on padding, flattened into the keys' padding."""
+
+    def __init__(self, invert: bool):
+        super().__init__()
+        self.invert = invert
+        self.proj = nn.Conv2d(4, 8, kernel_size=1)
+        self.attn = nn.MultiheadAttention(8, 2)
+
+    def forward(self, image, pixel_mask):
+        src = self.proj(image).flatten(2).permute(2, 0, 1)  # (H*W, B, d)
+        mask = pixel_mask.flatten(1)
+        return self.attn(src, src, src, key_padding_mask=~mask if self.invert else mask)[0]
+
+
+def test_an_inverted_image_padding_mask_is_named_from_its_shape():
+    pixel_mask = torch.zeros(2, 3, 4, dtype=torch.bool)
+    pixel_mask[1, :, 3:] = True  # image 1 is narrower and shorter: padded right and bottom
+    pixel_mask[1, 2:, :] = True
+    image = torch.randn(2, 4, 3, 4)
+    assert "mask-polarity" in {f["code"] for f in serious(run(ImageKeyPadding(True), (image, pixel_mask)))}
+    assert serious(run(ImageKeyPadding(False), (image, pixel_mask)), ("error", "warning")) == []

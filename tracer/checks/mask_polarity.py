@@ -33,7 +33,8 @@ class MaskPolarity(Check):
                     continue
                 unread = pattern.hidden.all(dim=QUERY).all(dim=REST)  # (batch, T_k): hidden from every query
                 known = analysis.padding.get(pattern.key_seq)
-                told = _inverted(unread, known.pad) if known is not None else _inverted_by_shape(unread)
+                told = _inverted(unread, known.pad) if known is not None else \
+                    _inverted_by_shape(unread, _grid(analysis, pattern))
                 if told is None:
                     continue
                 why = f"padding known from {known.told}" if known is not None else told
@@ -54,9 +55,21 @@ def _inverted(unread: torch.Tensor, pad: torch.Tensor) -> str | None:
     return "" if bool(unread.any()) and bool((unread == ~pad).all()) else None
 
 
-def _inverted_by_shape(unread: torch.Tensor) -> str | None:
-    """With no padding known: a sample left with no key at all, while the others see only a run of
-    keys at one end of the sequence."""
+def _grid(analysis, pattern) -> tuple[int, int] | None:
+    """(rows, columns) when the keys are a flattened 2-D grid (an image's or feature map's pixels)."""
+    if pattern.placement is None:
+        return None
+    table = analysis.table
+    record = table.get(table.base_of(pattern.placement.key_axis))
+    parts = [table.get(part) for part in record.parts]
+    if len(parts) == 2 and all(part.kind == "spatial" for part in parts):
+        return parts[0].size, parts[1].size
+    return None
+
+
+def _inverted_by_shape(unread: torch.Tensor, grid: tuple[int, int] | None) -> str | None:
+    """With no padding known: a sample left with no key at all, while the others see only where
+    padding sits: a run of keys at one end of the sequence, or an image's last rows and columns."""
     if unread.shape[0] < 2 or unread.shape[-1] < 2:
         return None
     empty = unread.all(dim=-1)
@@ -65,10 +78,21 @@ def _inverted_by_shape(unread: torch.Tensor) -> str | None:
     shown = ~unread[~empty]
     if bool(shown.all(dim=-1).any()):
         return None  # some sample sees every key: nothing says which tokens are padding
-    at_end = shown.flip(-1).int().cumprod(-1).flip(-1).bool()
-    at_start = shown.int().cumprod(-1).bool()
-    if not (bool((at_end == shown).all()) or bool((at_start == shown).all())):
+    if not (_runs_at_an_end(shown) or (grid is not None and _image_border(shown.reshape(-1, *grid)))):
         return None
     samples = ", ".join(str(int(b)) for b in empty.nonzero()[:, 0][:6])
     return (f"it hides every key of sample {samples} and shows the others only a run of keys at one end of the "
             "sequence, where padding sits")
+
+
+def _runs_at_an_end(shown: torch.Tensor) -> bool:
+    at_end = shown.flip(-1).int().cumprod(-1).flip(-1).bool()
+    at_start = shown.int().cumprod(-1).bool()
+    return bool((at_end == shown).all()) or bool((at_start == shown).all())
+
+
+def _image_border(shown: torch.Tensor) -> bool:
+    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding."""
+    rows, columns = shown.all(dim=2), shown.all(dim=1)
+    border = rows[:, :, None] | columns[:, None, :]
+    return bool((border == shown).all()) and _runs_at_an_end(rows) and _runs_at_an_end(columns)
