@@ -8,25 +8,33 @@ command prints. Run from the repository root after a message, hint or note chang
 
 from __future__ import annotations
 
+import io
+import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script from anywhere: `tracer` and `models` live at the root
 PAGE = ROOT / "docs" / "checks.md"
 COMMAND = re.compile(r"`\.venv/bin/attnscope check (zoo:\w+)` prints \(exit status (\d)\):\n\n```\n(.*?)```",
                      re.DOTALL)
 
 
 def output_of(target: str) -> tuple[str, int]:
-    """What `attnscope check TARGET` prints on a wide, plain terminal, and its exit status."""
-    done = subprocess.run(
-        [sys.executable, "-c", "import sys; from tracer.cli import main; sys.exit(main())", "check", target],
-        cwd=ROOT, capture_output=True, text=True,
-        env={"COLUMNS": "400", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
-    )
-    return done.stdout, done.returncode
+    """What `attnscope check TARGET` prints (its text format, on a plain wide terminal) and its exit status."""
+    from rich.console import Console
+
+    from tracer.commands.common import trace_target
+    from tracer.formats.text import print_report
+    from tracer.targets import isolated
+
+    with isolated():
+        report, _ = trace_target(target)
+    page = io.StringIO()
+    print_report(Console(file=page, soft_wrap=True, highlight=False, color_system=None, width=400), report)
+    return page.getvalue(), 1 if report.fails("error") else 0
 
 
 def refreshed(page: str) -> str:
@@ -39,6 +47,7 @@ def refreshed(page: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    os.chdir(ROOT)  # file names in the output are shown relative to the repository root
     page = PAGE.read_text()
     new = refreshed(page)
     if "--check" in argv:

@@ -7,10 +7,11 @@ reads what the previous ones produced.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import torch
 
 from .axes import AxisTable
@@ -24,6 +25,9 @@ from .evidence.padding import Padding, find_padding
 from .inputs import InputAxes, assign_input_axes
 from .rules import OpFacts, infer
 from .vocabulary import named_axes
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
 MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved them again
@@ -45,7 +49,7 @@ class Analysis:
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        return build_graph(self.recording)
+        return build_graph(self.recording, self)
 
     @cached_property
     def node_ids(self) -> list[str]:
@@ -111,7 +115,7 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     products = layout.attention_products
     for event in recording.events:
         inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs, event.index in products)
+        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index))
         analysis.facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
             analysis.axes[meta.vid] = axes
@@ -130,19 +134,20 @@ def settled_analysis(recording: Recording, forced: str | None = None) -> Analysi
         analysis = infer_axes(recording, layout, flow)
         settled = settle(recording, layout, gather_votes(analysis, analysis.inputs), attention_products(analysis))
         analysis.layout = settled
-        if settled.roles == layout.roles and not _roles_missing(analysis, settled.attention_products):
+        if settled.roles == layout.roles and _same_reading(analysis, settled.attention_products):
             break
         layout = settled
     return analysis
 
 
-def _roles_missing(analysis: Analysis, products: frozenset[int]) -> bool:
-    """Whether a query-key product's rows or columns got no query/key role in this pass."""
-    for index in products:
+def _same_reading(analysis: Analysis, products: dict[int, bool]) -> bool:
+    """Whether this pass already read every query-key product the way the evidence says: queries
+    in its rows with role copies made (so another pass would change nothing)."""
+    for index, keys_in_rows in products.items():
         facts = analysis.facts.get(index)
-        if facts is None or facts.rows is None or analysis.table.get(facts.rows).role != "query":
-            return True
-    return False
+        if keys_in_rows or facts is None or facts.query is None or analysis.table.get(facts.query).role != "query":
+            return False
+    return True
 
 
 def analyse(recording: Recording, layout: str | None = None, select: set[str] | None = None) -> Analysis:
@@ -153,18 +158,21 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
     still be inside a `torch.device("meta")` block from tracing (whose default device would
     leak into, and be cached by, the masks the analysis builds).
     """
-    with torch.device("cpu"):
+    on_cpu = torch.get_default_device().type == "cpu"  # a mode costs every torch call: enter it only if needed
+    with nullcontext() if on_cpu else torch.device("cpu"):
         return _analyse(recording, layout, select)
 
 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
     from .checks import run_checks
+    from .checks.limits import limitation_notes
 
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
     if not any(finding.severity == "error" for finding in analysis.findings):
         analysis.notes += _conflict_notes(analysis)
+    analysis.notes += limitation_notes(analysis, analysis.findings)
     return analysis
 
 

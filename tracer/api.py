@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 import torch
-from torch import nn
 
+from .compiled import eager, unwrap
 from .findings import Report
+from .store import read
 from .trace import Trace
+
+if TYPE_CHECKING:
+    from torch import nn
 
 
 def run_check(
@@ -18,14 +23,23 @@ def run_check(
     *,
     layout: str | None = None,
     target: str = "",
+    **trace_options: Any,
 ) -> tuple[Report, Trace]:
-    """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding."""
-    with torch.no_grad():
+    """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding.
+
+    A compiled model (`torch.compile`) is traced as its original module, eagerly, with a
+    note. `layout` None lets the evidence decide how the inputs are read; `trace_options`
+    go to `Trace` (e.g. `value_budget_bytes`).
+    """
+    notes: list[str] = []
+    model = unwrap(model, notes)
+    with torch.no_grad(), eager():
         try:
-            with Trace(model, layout=layout) as recorded:
+            with Trace(model, layout=layout, **trace_options) as recorded:
                 model(*args, **(kwargs or {}))
         except Exception:  # reported as a shape-error (or other) finding from the recording
             pass
+    recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
     return report_of(recorded, target), recorded
 
 
@@ -39,3 +53,9 @@ def report_of(recorded: Trace, target: str = "") -> Report:
 def check(model: nn.Module, *args: Any, **kwargs: Any) -> Report:
     """Trace `model(*args, **kwargs)` once and report its findings."""
     return run_check(model, args, kwargs)[0]
+
+
+def load(path: str | os.PathLike[str], layout: str | None = None) -> Trace:
+    """A finished `Trace` of the recording at `path`; `layout` overrides the one it was saved with."""
+    recording, saved_layout = read(path)
+    return Trace.from_recording(recording, layout or saved_layout)

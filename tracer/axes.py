@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 SEQ_LIKE = ("seq", "pos")
 # Kinds a position table may meet: a sequence, or a grid (2-D positions of a feature map).
 POSITIONED = ("seq", "spatial")
+# What a position table must not vary along (positional-axis): the batch, the heads, the features.
+POSITIONAL_MISTAKES = ("batch", "head", "feature")
 # Kinds a role copy keeps: attention over the batch, heads, features or a torn axis is a finding.
 DIAGNOSTIC_KINDS = ("batch", "head", "feature", "mixed")
 KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1", "mixed": "?", "unknown": "_",
@@ -93,8 +95,12 @@ class AxisTable:
         return self.find(record.base) if record.role and record.base is not None else self.find(axis)
 
     # ---------------------------------------------------------------- unification
-    def unify(self, a: int, b: int, event: int) -> int:
-        """Align `a` with `b` (same size); returns the axis the result carries."""
+    def unify(self, a: int, b: int, event: int, inside_flattened: bool = False) -> int:
+        """Align `a` with `b` (same size); returns the axis the result carries.
+
+        `inside_flattened`: the two are parts of flattened axes (B·H meeting B·H), where an
+        arange over the heads (ALiBi slopes) is index bookkeeping, not positions.
+        """
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return ra
@@ -103,13 +109,15 @@ class AxisTable:
             return ra  # a query/key copy meeting its own sequence: both stay as they are
         if self._same_structure(first, second):  # B·H meeting B·H: each part meets its twin
             for part_a, part_b in zip(first.parts, second.parts):
-                self.unify(part_a, part_b, event)
+                self.unify(part_a, part_b, event, inside_flattened=True)
+            if first.kind == "merged" and second.kind != "merged":
+                ra, rb = rb, ra  # keep the record that knows more (the batch·heads of the scores)
             self._parent[rb] = ra
             return ra
-        if second.kind in ("unknown", "one") or (second.kind == "pos" and first.kind in POSITIONED):
+        if second.kind in ("unknown", "one") or (second.kind == "pos" and self._positioned(ra)):
             self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra
-        if first.kind in ("unknown", "one") or (first.kind == "pos" and second.kind in POSITIONED):
+        if first.kind in ("unknown", "one") or (first.kind == "pos" and self._positioned(rb)):
             self._parent[ra] = self.base_of(rb)
             return rb
         if first.kind in SEQ_LIKE and second.kind in SEQ_LIKE:
@@ -117,9 +125,19 @@ class AxisTable:
         if first.kind == second.kind and first.kind in ("batch", "feature", "head", "pos", "merged"):
             self._parent[rb] = ra
             return ra
-        reason = "positional" if "pos" in (first.kind, second.kind) else "kinds"
+        if "pos" in (first.kind, second.kind):
+            other = second if first.kind == "pos" else first
+            if other.kind not in POSITIONAL_MISTAKES or (inside_flattened and other.kind != "batch"):
+                return ra  # no claim either way (an arange over heads inside B·H: ALiBi slopes)
+            self.conflicts.append(Conflict(event, ra, rb, "positional"))
+            return ra
+        reason = "kinds"
         self.conflicts.append(Conflict(event, ra, rb, reason))
         return ra
+
+    def _positioned(self, root: int) -> bool:
+        """Whether positions may meet this axis: a sequence or a grid, also flattened (patches)."""
+        return self.axes[root].kind in POSITIONED or self.is_positions(root)
 
     def _copy_meets_base(self, copy: int, other: int) -> bool:
         record = self.axes[copy]
@@ -220,6 +238,13 @@ class AxisTable:
         roots = tuple(self.find(p) for p in parts)
         names = ", ".join(self.axes[r].display for r in roots)
         return self.new("mixed", size, name="?", parts=roots, origin=event, label=f"a mix of {names}")
+
+    def is_positions(self, axis: int) -> bool:
+        """A sequence, a grid, or grids flattened together (patches): positions of something."""
+        record = self.get(axis)
+        if record.kind in SEQ_LIKE or record.kind == "spatial":
+            return True
+        return record.kind == "merged" and bool(record.parts) and all(self.is_positions(p) for p in record.parts)
 
     def join(self, pieces: list[int], event: int) -> int:
         """A sequence concatenated from `pieces` in order (CLS + patches, memory + tokens, past + new)."""

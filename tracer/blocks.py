@@ -23,8 +23,9 @@ from .rules import OpFacts
 PRODUCTS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum", "baddbmm"})
 CONTRACTIONS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum"})
 LAYOUT_OPS = frozenset({
-    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "float", "half",
+    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "type_as", "float", "half",
     "bfloat16", "double", "unsqueeze", "squeeze", "expand", "detach", "flatten", "unflatten", "_unsafe_view",
+    "view_as", "reshape_as",
 })
 AFTER_NORMALIZATION = LAYOUT_OPS | {"dropout", "masked_fill", "where", "mul", "div", "nan_to_num", "getitem", "setitem"}
 HIDING_THRESHOLD = -1e3  # an additive mask entry below this hides its key
@@ -61,6 +62,7 @@ class AttentionBlock:
     contracted_size: int | None = None  # d_k
     scale: float | None = 1.0  # None when some factor is not a known number
     scale_events: list[int] = field(default_factory=list)
+    score_terms: int = 1  # products summed into the scores (DeBERTa's content and two relative terms: 3)
     masks: list[MaskUse] = field(default_factory=list)
     renormalized: bool = False
     exp_event: int | None = None
@@ -207,6 +209,9 @@ class BlockFinder:
                 if user.index in seen:
                     continue
                 seen.add(user.index)
+                if user.op in CONTRACTIONS and self._mixes_heads(user):
+                    frontier.append((user.outputs[0].vid, chain + [user.index]))  # talking heads: maps stay maps
+                    continue
                 if user.op in CONTRACTIONS:
                     return user, position, chain
                 if user.op in AFTER_NORMALIZATION and len(chain) < 10 and user.outputs:
@@ -246,10 +251,13 @@ class BlockFinder:
             event = self.flow.made_by(vid)
             if event is None:
                 return
+            if event.op in PRODUCTS and self._mixes_heads(event):
+                vid = event.inputs[0].vid  # talking heads before the softmax: score tables mixed across heads
+                continue
             if event.op in PRODUCTS:
                 self._product(block, event)
                 return
-            main = self._main_operand(event)
+            main = 0 if event.op in LAYOUT_OPS and event.inputs else self._main_operand(event)
             if main is None:
                 return
             if event.op not in LAYOUT_OPS and event.op not in ("dropout",):
@@ -259,12 +267,14 @@ class BlockFinder:
                         block.masks.append(use)
                     elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
+                    elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
+                        block.score_terms += self._products_behind(event.inputs[1 - main].vid)
             vid = event.inputs[main].vid
 
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
         block.product_event = event.index
         facts = self.facts[event.index]
-        block.query_axis, block.key_axis = facts.rows, facts.cols
+        block.query_axis, block.key_axis = facts.query, facts.key
         for position, dim in facts.contracted[:1]:
             block.contracted_size = event.inputs[position].shape[dim]
         operands = [p for p, _ in facts.contracted]
@@ -311,6 +321,28 @@ class BlockFinder:
                 return i
         return candidates[0]
 
+    def _mixes_heads(self, event: OpEvent) -> bool:
+        """A product that contracts the heads (einsum 'bhij,hg->bgij'): a mix of whole attention maps
+        across heads (talking heads, re-attention), not a query-key or weights-values product."""
+        for position, dim in self.facts[event.index].contracted:
+            axes = self.axes.get(event.inputs[position].vid, ())
+            if dim < len(axes) and self.table.get(axes[dim]).kind == "head":
+                return True
+        return False
+
+    def _products_behind(self, vid: int, depth: int = 6) -> int:
+        """How many products were summed into a value added to the scores (0 for a plain bias)."""
+        event = self.flow.made_by(vid)
+        if event is None or depth == 0:
+            return 0
+        if event.op in PRODUCTS:
+            return 1
+        if event.op in ("add", "sub"):
+            return sum(self._products_behind(meta.vid, depth - 1) for meta in event.inputs)
+        if event.op in LAYOUT_OPS | {"gather", "div", "mul", "getitem", "index_select", "take_along_dim"}:
+            return self._products_behind(event.inputs[0].vid, depth - 1) if event.inputs else 0
+        return 0
+
     def _reaches_product(self, vid: int, depth: int) -> bool:
         event = self.flow.made_by(vid)
         if event is None or depth == 0:
@@ -329,18 +361,26 @@ class BlockFinder:
                 return False
         else:
             other = event.inputs[1 - main]
-            if other.numel != 1:
+            per_head = len(other.shape) >= 2 and other.shape[-2:] == (1, 1)  # (H, 1, 1): one factor per head
+            if other.numel != 1 and not per_head:
                 return False
-            kept = self.flow.value(other)
-            learned = self.flow.recording.sources.get(other.vid)
-            if learned is not None and learned.kind == "param":
-                kept = None  # a learned temperature: its value says nothing about the formula
-            factor = float(kept.reshape(()).double()) if kept is not None else None
+            # a learned temperature (a parameter, or made from one): its value says nothing about the formula
+            factor = None if self._learned(other.vid) else self.flow.constant(other)
+            if factor is None and not self._learned(other.vid) and other.numel != 1:
+                return False
         if event.op == "div":
             factor = 1 / factor if factor else None
         block.scale = _times(block.scale, factor)
         block.scale_events.append(event.index)
         return True
+
+    def _learned(self, vid: int, depth: int = 4) -> bool:
+        """Whether a value is a parameter or was computed from one a few ops back (`logit_scale.exp()`)."""
+        source = self.flow.recording.sources.get(vid)
+        if source is not None:
+            return source.kind == "param"
+        event = self.flow.made_by(vid)
+        return event is not None and depth > 0 and any(self._learned(m.vid, depth - 1) for m in event.inputs)
 
     # ------------------------------------------------------------ masks
     def _mask_use(self, event: OpEvent, after: bool, main: int | None) -> MaskUse | None:
@@ -429,10 +469,10 @@ def _broadcast(hidden: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor | N
     """`hidden` with the table's rank, its broadcast dims left at size 1 (never expanded: a
     (T, T) causal mask stays T² however many batch items and heads share it); None if it does
     not broadcast onto `shape`."""
-    try:
-        if torch.broadcast_shapes(hidden.shape, shape) != torch.Size(shape):
-            return None
-    except RuntimeError:
+    # By hand: torch.broadcast_shapes imports sympy on its first call (a second, in every fresh process).
+    if hidden.dim() > len(shape) or any(
+        size not in (1, target) for size, target in zip(reversed(hidden.shape), reversed(shape))
+    ):
         return None
     return hidden.bool().reshape((1,) * (len(shape) - hidden.dim()) + tuple(hidden.shape))
 

@@ -9,6 +9,14 @@ import torch
 from .events import OpEvent, Recording, TensorMeta
 
 
+# Ops that make a tensor of one value: (position, name, default) of that value among their arguments.
+FILLED = {
+    "zeros_like": (99, "", 0.0), "ones_like": (99, "", 1.0), "full_like": (1, "fill_value", None),
+    "zeros": (99, "", 0.0), "ones": (99, "", 1.0), "full": (1, "fill_value", None),
+    "new_zeros": (99, "", 0.0), "new_ones": (99, "", 1.0), "new_full": (2, "fill_value", None),
+}
+
+
 @dataclass
 class Dataflow:
     recording: Recording
@@ -44,8 +52,21 @@ class Dataflow:
         if isinstance(value, (int, float)):
             return float(value)
         tensor = event.tensor_arg(position, name)
-        if tensor is not None and tensor.numel == 1:
-            kept = self.value(tensor)
-            if kept is not None:
-                return float(kept.reshape(()).double())
-        return None
+        return self.constant(tensor) if tensor is not None else None
+
+    def constant(self, meta: TensorMeta) -> float | None:
+        """The one value every element of a tensor holds (a number passed as a tensor, `zeros_like(s)`,
+        `full_like(s, -inf)`), or None."""
+        made = self.made_by(meta.vid)
+        if made is not None and made.op in FILLED:
+            position, name, default = FILLED[made.op]
+            value = made.arg(position, name, default)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+        kept = self.value(meta)
+        if kept is None or kept.numel() == 0 or kept.is_complex():
+            return None
+        first = kept.reshape(-1)[0]
+        same = bool(((kept == first) | (kept.isnan() & first.isnan())).all()) if kept.is_floating_point() \
+            else bool((kept == first).all())
+        return float(first.double()) if same else None

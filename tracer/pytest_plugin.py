@@ -56,7 +56,7 @@ def compiler_style(report: "Report") -> str:
     """The report exactly as `attnscope check` prints it, without colours."""
     from rich.console import Console
 
-    from .commands.check import print_report
+    from .formats.text import print_report
 
     buffer = io.StringIO()
     print_report(Console(file=buffer, soft_wrap=True, highlight=False, no_color=True, width=120), report)

@@ -10,7 +10,12 @@ JSON and safetensors, never pickle, so opening a recording runs no code and othe
 can read it. Everything derived (graph, axes, attention blocks, findings) is recomputed on
 load, so a recording saved by this version reads the same in a later one whose checks
 improved. Reading fails with a one-line `RecordingError` for anything that is not a
-recording this version understands: the CLI prints it and exits 2.
+recording this version understands: the CLI prints it and exits 2. `recording.json` is
+checked against the schema of `recording_schema` first, so a part missing (the events, the
+values member) gets its own message and never loads as an empty, clean recording.
+
+torch and safetensors are imported where tensors are read or written, so that telling a
+recording from a target (`is_recording_path`) costs nothing.
 """
 
 from __future__ import annotations
@@ -20,15 +25,14 @@ import os
 import zipfile
 import zlib
 from dataclasses import fields, is_dataclass
-from typing import Any, Callable
-
-import torch
-from safetensors.torch import load as load_tensors
-from safetensors.torch import save as save_tensors
+from typing import TYPE_CHECKING, Any, Callable
 
 from .events import ModuleCall, OpEvent, Recording, Source, TensorMeta, ValueStats
+from .recording_schema import SchemaError, validate
 from .targets import TargetError
-from .trace import Trace
+
+if TYPE_CHECKING:
+    import torch
 
 FORMAT = "attnscope-recording"
 VERSION = 1
@@ -80,6 +84,8 @@ def _stored(tensor: torch.Tensor) -> torch.Tensor:
 
 def save(recording: Recording, path: str | os.PathLike[str], layout: str | None = None) -> None:
     """Write `recording` to `path`; the file is replaced whole, never left half written."""
+    from safetensors.torch import save as save_tensors
+
     path = os.fspath(path)
     document = json.dumps(encode(recording, layout)).encode()
     values = save_tensors({str(vid): _stored(tensor) for vid, tensor in recording.values.items()})
@@ -159,8 +165,12 @@ def _read_members(path: str) -> tuple[bytes, bytes]:
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
-            if RECORDING_MEMBER not in names or VALUES_MEMBER not in names:
+            if RECORDING_MEMBER not in names:
                 raise RecordingError(f"{path}: not an attnscope recording (a zip without {RECORDING_MEMBER})")
+            if VALUES_MEMBER not in names:
+                raise RecordingError(
+                    f"{path}: incomplete recording: its values ({VALUES_MEMBER}) are missing from the zip"
+                )
             return archive.read(RECORDING_MEMBER), archive.read(VALUES_MEMBER)
     except FileNotFoundError:
         raise RecordingError(f"{path}: no such file") from None
@@ -184,6 +194,12 @@ def read(path: str | os.PathLike[str]) -> tuple[Recording, str | None]:
         raise RecordingError(f"{path}: damaged recording ({RECORDING_MEMBER}: {_one_line(problem)})") from None
     _check_header(data, path)
     try:
+        validate(data)
+    except SchemaError as problem:
+        raise RecordingError(f"{path}: incomplete recording: {problem}") from None
+    from safetensors.torch import load as load_tensors
+
+    try:
         values = {int(vid): tensor for vid, tensor in load_tensors(stored_values).items()}
     except Exception as problem:  # safetensors reports damage with its own exception type
         raise RecordingError(f"{path}: damaged recording ({VALUES_MEMBER}: {_one_line(problem)})") from None
@@ -191,9 +207,3 @@ def read(path: str | os.PathLike[str]) -> tuple[Recording, str | None]:
         return decode(data, values), data.get("layout")
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
         raise RecordingError(f"{path}: damaged recording ({type(problem).__name__}: {_one_line(problem)})") from None
-
-
-def load(path: str | os.PathLike[str], layout: str | None = None) -> Trace:
-    """A finished `Trace` of the recording at `path`; `layout` overrides the one it was saved with."""
-    recording, saved_layout = read(path)
-    return Trace.from_recording(recording, layout or saved_layout)

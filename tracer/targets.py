@@ -6,16 +6,22 @@ import error, wrong return form...) becomes a one-line `TargetError` naming what
 expected: the CLI prints it and exits 2, never with a traceback.
 
 The zoo is reached only through the entry-point group `attnscope.zoo`: `tracer` never
-imports `models` (CONTRACT.md "Names").
+imports `models` (CONTRACT.md "Names"). torch is imported where a target is loaded, not
+when this module is, so the CLI can name targets and errors before torch has loaded.
+
+`--device meta` builds the target inside `torch.device("meta")`: parameters and inputs
+are created without storage, so a 7B configuration built the ordinary way costs no weights.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import importlib.util
 import itertools
 import os
+import re
 import sys
 import sysconfig
 from contextlib import contextmanager
@@ -23,21 +29,26 @@ from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-import torch
-from torch import nn
+from .specs import TARGET_FORMS, Spec, TargetError, file_problem, parse
+
+if TYPE_CHECKING:
+    from torch import nn
 
 ZOO_GROUP = "attnscope.zoo"
-TARGET_FORMS = "path/to/file.py:NAME, dotted.module:NAME or zoo:NAME"
 RETURN_FORMS = "(model, args), (model, args, kwargs) or (model, kwargs_dict)"
 INPUT_FORMS = "args, (args, kwargs) or kwargs_dict"
 
 _module_ids = itertools.count()
 
 
-class TargetError(Exception):
-    """A target that cannot be loaded; the message is one line and names what was expected."""
+class TargetExit(TargetError):
+    """The target's own code called `sys.exit` (or raised `SystemExit`) while it was loaded."""
+
+
+class TargetMemory(TargetError):
+    """An allocation failed while the target was loaded: a memory limit, or the machine's."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,8 @@ class Workload:
 
 
 def _move(value: Any, device: str) -> Any:
+    import torch
+
     if isinstance(value, torch.Tensor):
         return value.to(device)
     if isinstance(value, (tuple, list)):
@@ -104,6 +117,9 @@ def _suggest(name: str, choices: Iterable[str]) -> str:
 # --------------------------------------------------------------------------- return forms
 def _workload(label: str, what: str, result: Any, options: dict[str, Any] | None = None) -> Workload:
     """Check one of the three return forms of CONTRACT.md and unpack it."""
+    import torch
+    from torch import nn
+
     wrong = TargetError(f"{label}: {what} returned {_describe(result)} (expected {RETURN_FORMS})")
     if not isinstance(result, (tuple, list)) or len(result) not in (2, 3):
         raise wrong
@@ -125,6 +141,8 @@ def _workload(label: str, what: str, result: Any, options: dict[str, Any] | None
 
 def _from_module_class(label: str, cls: type[nn.Module]) -> Workload:
     """An `nn.Module` subclass target: `cls()` plus its `example_inputs()`."""
+    import torch
+
     name = cls.__name__
     model = _call(label, name, cls)
     example_inputs = getattr(model, "example_inputs", None)
@@ -150,8 +168,22 @@ def _from_module_class(label: str, cls: type[nn.Module]) -> Workload:
 def _call(label: str, name: str, function: Callable[[], Any]) -> Any:
     try:
         return function()
-    except Exception as error:
-        raise TargetError(f"{label}: calling {name}() raised {_raised(error)}") from None
+    except (Exception, SystemExit) as error:
+        raise failed(error, f"{label}: calling {name}() raised {_raised(error)}") from None
+
+
+def out_of_memory(text: str) -> bool:
+    """Whether an error's text says an allocation failed (Python's, torch's CPU or CUDA allocator)."""
+    return any(sign in text for sign in ("MemoryError", "can't allocate memory", "OutOfMemoryError", "out of memory"))
+
+
+def failed(error: BaseException, message: str) -> TargetError:
+    """The `TargetError` for user code that raised `error`: an exit and a failed allocation have their own kinds."""
+    if isinstance(error, SystemExit):
+        return TargetExit(message)
+    if isinstance(error, MemoryError) or out_of_memory(message):
+        return TargetMemory(message)
+    return TargetError(message)
 
 
 def _from_attribute(label: str, module: ModuleType, where: str, name: str) -> Workload:
@@ -161,6 +193,8 @@ def _from_attribute(label: str, module: ModuleType, where: str, name: str) -> Wo
             f"{label}: {where} has no attribute {name!r}{_suggest(name, public)} "
             f"(expected a function returning {RETURN_FORMS}, or an nn.Module subclass)"
         )
+    from torch import nn
+
     obj = getattr(module, name)
     if isinstance(obj, type) and issubclass(obj, nn.Module):
         return _from_module_class(label, obj)
@@ -187,9 +221,10 @@ def _first_on_path(directory: str) -> Iterator[None]:
 
 
 def _load_file(label: str, filename: str, name: str) -> Workload:
+    missing = file_problem(Spec(label, "file", filename, name))
+    if missing:
+        raise TargetError(missing)
     path = Path(filename).expanduser().resolve()
-    if not path.is_file():
-        raise TargetError(f"{label}: no such file {filename} (expected {TARGET_FORMS})")
     stem = "".join(c if c.isalnum() else "_" for c in path.stem)
     module_name = f"_attnscope_target_{next(_module_ids)}_{stem}"
     spec = importlib.util.spec_from_file_location(module_name, path)
@@ -202,7 +237,7 @@ def _load_file(label: str, filename: str, name: str) -> Workload:
             spec.loader.exec_module(module)
         except (Exception, SystemExit) as error:
             del sys.modules[module_name]
-            raise TargetError(f"{label}: importing {filename} raised {_raised(error)}") from None
+            raise failed(error, f"{label}: importing {filename} raised {_raised(error)}") from None
         return _from_attribute(label, module, filename, name)
 
 
@@ -212,7 +247,7 @@ def _load_dotted(label: str, dotted: str, name: str) -> Workload:
         try:
             module = importlib.import_module(dotted)
         except (Exception, SystemExit) as error:
-            raise TargetError(f"{label}: importing module {dotted} raised {_raised(error)}") from None
+            raise failed(error, f"{label}: importing module {dotted} raised {_raised(error)}") from None
         return _from_attribute(label, module, f"module {dotted}", name)
 
 
@@ -231,27 +266,85 @@ def zoo_entries() -> dict[str, Any]:
     return dict(sorted(merged.items()))
 
 
+def _zoo_module(name: str) -> ModuleType | None:
+    """The zoo model's own module, imported alone, where a catalogue is a package of one
+    module per model with its `build()` (models/zoo's convention); None otherwise.
+
+    One module instead of the whole catalogue: a single `check zoo:NAME` starts faster.
+    """
+    if not name.isidentifier() or name.startswith("_"):
+        return None
+    for point in entry_points(group=ZOO_GROUP):
+        qualified = f"{point.value.partition(':')[0]}.{name}"
+        try:
+            if importlib.util.find_spec(qualified) is None:
+                continue
+            module = importlib.import_module(qualified)
+        except Exception:  # noqa: BLE001 - the catalogue itself reports a module that fails
+            return None
+        if callable(getattr(module, "build", None)):
+            return module
+    return None
+
+
 def _load_zoo(label: str, name: str) -> Workload:
-    entries = zoo_entries()
-    entry = entries.get(name)
-    if entry is None:
-        raise TargetError(f"{label}: no zoo model named {name!r}{_suggest(name, entries)} (`attnscope zoo` lists them)")
-    return _workload(label, f"zoo model {name}'s build()", _call(label, f"{name}.build", entry.build), {})
+    module = _zoo_module(name)
+    if module is not None:
+        build = module.build
+    else:
+        entries = zoo_entries()
+        entry = entries.get(name)
+        if entry is None:
+            raise TargetError(
+                f"{label}: no zoo model named {name!r}{_suggest(name, entries)} (`attnscope zoo` lists them)"
+            )
+        build = entry.build
+    return _workload(label, f"zoo model {name}'s build()", _call(label, f"{name}.build", build), {})
 
 
-def load_target(spec: str) -> Workload:
-    """Build the model and inputs that `spec` names; raise `TargetError` if it cannot."""
-    if spec.startswith("zoo:"):
-        return _load_zoo(spec, spec[4:])
-    where, colon, name = spec.rpartition(":")
-    if not colon or not where or not name.isidentifier():
-        raise TargetError(f"{spec!r} is not a target (expected {TARGET_FORMS})")
-    if where.endswith(".py") or os.sep in where or "/" in where:
-        return _load_file(spec, where, name)
-    return _load_dotted(spec, where, name)
+def _load(spec: str) -> Workload:
+    parsed = parse(spec)
+    if parsed.kind == "zoo":
+        return _load_zoo(spec, parsed.where)
+    if parsed.kind == "file":
+        return _load_file(spec, parsed.where, parsed.name)
+    if parsed.kind == "dotted":
+        return _load_dotted(spec, parsed.where, parsed.name)
+    raise TargetError(f"{spec}: a saved recording is read, not built (expected {TARGET_FORMS})")
+
+
+META_FAILURE = re.compile(r"meta tensor|'meta'|\bMeta\b|device=meta|no values? on the meta device")
+META_HINT = (
+    "this build cannot run on the meta device, where tensors have no values and no storage "
+    "(it reads a value, loads weights or copies to the CPU): check it without --device meta"
+)
+
+
+def load_target(spec: str, device: str | None = None) -> Workload:
+    """Build the model and inputs that `spec` names; raise `TargetError` if it cannot.
+
+    With `device`, the build itself runs inside `torch.device(device)` and the result is
+    moved there, so on "meta" no weight is ever allocated.
+    """
+    if device is None:
+        return _load(spec)
+    import torch
+
+    try:
+        with torch.device(device):
+            workload = _load(spec)
+    except TargetError as problem:
+        if device == "meta" and META_FAILURE.search(str(problem).partition(" raised ")[2]):
+            raise type(problem)(f"{problem}; {META_HINT}") from None
+        raise
+    try:
+        return workload.to(device)
+    except Exception as error:
+        raise TargetError(f"{spec}: moving the model to {device} raised {_raised(error)}") from None
 
 
 # --------------------------------------------------------------------------- isolation
+@functools.cache
 def _installed_roots() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     return tuple(os.path.abspath(paths[key]) + os.sep for key in ("stdlib", "platstdlib", "purelib", "platlib"))
@@ -275,6 +368,8 @@ def isolated() -> Iterator[None]:
     restored, and the random generator is seeded to 0 inside and restored after, so a
     target gives the same report alone or among others.
     """
+    import torch
+
     modules = set(sys.modules)
     known_packages = {name.partition(".")[0] for name in modules}
     path = list(sys.path)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from torch import nn
 
 from .events import Recording
-from .graph import build_graph
 from .recorder import Recorder
 from .values import DEFAULT_BUDGET_BYTES
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from .analysis import Analysis
 
 
@@ -54,9 +54,10 @@ class Trace:
     def recording(self) -> Recording:
         return self._recorder.recording
 
-    @cached_property
+    @property
     def graph(self) -> nx.MultiDiGraph:
-        return build_graph(self.recording)
+        """The data-flow graph with axis meaning and findings (CONTRACT.md); built once, by the analysis."""
+        return self.analysis.graph
 
     @cached_property
     def analysis(self) -> "Analysis":

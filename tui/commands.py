@@ -1,18 +1,30 @@
 """`attnscope tui` and `attnscope demo`, registered through the "attnscope.commands" entry points.
 
 `tracer` never imports `tui`, so these commands come in from outside; Textual is imported
-only when a command runs, keeping `attnscope --help` fast.
+only when a command runs, keeping `attnscope --help` fast. A terminal UI needs a terminal:
+without one (`attnscope tui T > file`) the command says so at once instead of writing escape
+codes into the file, unless `--web` serves the app in a browser (`tui.web`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import TYPE_CHECKING
 
 from tracer.commands.common import LAYOUTS, OK, USAGE, Command, error, trace_target
 from tracer.targets import TargetError, isolated
-from tracer.trace import Trace
 
+if TYPE_CHECKING:
+    from tracer.trace import Trace
+
+NO_TERMINAL = "attnscope tui needs a terminal, and its standard output is not one; use --web to serve it in a browser"
+
+
+def stdout_is_terminal() -> bool:
+    """A terminal to draw on: a tty, or Textual's web driver (the app served by `--web`)."""
+    return sys.stdout.isatty() or "TEXTUAL_DRIVER" in os.environ
 
 
 def _tui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +34,11 @@ def _tui_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how to read the model's float inputs (default: the target's own, else batch-first)")
     parser.add_argument("--device", choices=("cpu", "meta"), default=None,
                         help="move the model and its inputs there before tracing (meta: shapes only, no values)")
+    parser.add_argument("--web", action="store_true",
+                        help="serve the app in a browser instead of this terminal (needs attnscope[web])")
+    parser.add_argument("--port", type=int, default=8000, help="with --web: the port to listen on (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="with --web: the address to listen on (default 127.0.0.1, this machine only)")
 
 
 def open_target(spec: str, layout: str | None, device: str | None) -> Trace:
@@ -38,6 +55,13 @@ def open_target(spec: str, layout: str | None, device: str | None) -> Trace:
 
 
 def run_tui(options: argparse.Namespace) -> int:
+    if options.web:
+        from .web import serve
+
+        return serve(options)
+    if not stdout_is_terminal():
+        error(NO_TERMINAL)
+        return USAGE
     try:
         trace = open_target(options.target, options.layout, options.device)
     except TargetError as problem:

@@ -17,6 +17,7 @@ from tracer.analysis import Analysis
 from tracer.blocks import AttentionBlock
 from tracer.events import ModuleCall, OpEvent, Recording
 from tracer.findings import Finding
+from tracer.graph import findings_by_event
 from tracer.trace import Trace
 
 # Ops that belong to attention even outside a detected block (the "attention" filter).
@@ -92,11 +93,15 @@ class Session:
 
     @cached_property
     def findings_at(self) -> dict[int, list[Finding]]:
-        found: dict[int, list[Finding]] = {}
+        """Event index -> its findings. A finding merged over twelve layers marks the op in every
+        layer (as in the graph and the diagrams), so `f` visits each; one without an event sits
+        at the first op of its source line."""
+        found = findings_by_event(self.analysis)
         for finding in self.findings:
-            index = self.finding_event(finding)
-            if index is not None:
-                found.setdefault(index, []).append(finding)
+            if finding.event is None or not 0 <= finding.event < len(self.events):
+                index = self.finding_event(finding)
+                if index is not None:
+                    found.setdefault(index, []).append(finding)
         return found
 
     @cached_property

@@ -180,18 +180,23 @@ def layernorm_rows(x: torch.Tensor, gamma: torch.Tensor | None, beta: torch.Tens
     return LayerNormRows(mean.squeeze(-1), var.squeeze(-1), standardized, output, gamma, beta, eps)
 
 
-def value_table(tensor: torch.Tensor, batch: int, head: int) -> Table2D:
-    """A 2-D view of any kept tensor: the last two dims, leading dims picked by batch/head."""
+def value_table(tensor: torch.Tensor, batch: int, head: int, names: list[str] | None = None) -> Table2D:
+    """A 2-D view of any kept tensor: the last two dims, leading dims picked by batch/head.
+
+    `names` are the tensor's axis names (`Analysis.named_axes`), one per dim; the table is
+    headed by them (`Tq\\Tk`, `B=1 of 2`), by dim numbers only where there are none.
+    """
     data = tensor.detach()
+    if names is None or len(names) != data.dim():
+        names = [f"dim {d}" for d in range(data.dim())]
     if data.dim() == 0:
-        data = data.reshape(1, 1)
+        data, names = data.reshape(1, 1), ["", ""]
     elif data.dim() == 1:
-        data = data.reshape(1, -1)
+        data, names = data.reshape(1, -1), ["", names[0]]
     shape = tuple(data.shape)
     index, others = _leading_index(shape, (len(shape) - 2, len(shape) - 1), batch, head)
-    result = Table2D(None, row_label=f"dim {len(shape) - 2}", col_label=f"dim {len(shape) - 1}",
-                     leading=tuple(shape[d] for d in others[:2]))
-    result.picks = [f"dim {d}={index[d]} of {shape[d]}" for d in others]
+    result = Table2D(None, row_label=names[-2], col_label=names[-1], leading=tuple(shape[d] for d in others[:2]))
+    result.picks = [f"{names[d]}={index[d]} of {shape[d]}" for d in others]
     piece = data[tuple(index)]
     if piece.dtype == torch.bool or not piece.is_floating_point():
         piece = piece.to(torch.float64)

@@ -1,6 +1,6 @@
 """The course's comparison experiments (exercises 8-10) in plain PyTorch: tasks, models, plans.
 
-Nothing here imports `tracer`; the runner in `tracer.experiments` finds these plans through
+Nothing here imports `tracer`; the runner in `experiments` finds these plans through
 the entry-point group "attnscope.experiments" (see pyproject.toml), as the zoo is found
 through "attnscope.zoo".
 """

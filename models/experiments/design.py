@@ -1,7 +1,7 @@
 """What an experiment is, as plain data: the arms to compare and the training they all share.
 
 `models` must not import `tracer`, and `tracer` must not import `models` (CONTRACT.md), so
-this is the whole interface between them: the runner in `tracer.experiments` receives a
+this is the whole interface between them: the runner in `experiments` receives a
 `Plan` through the entry-point group "attnscope.experiments" and only ever reads these
 fields and calls `Variant.build`.
 """

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -72,3 +75,19 @@ def test_window_plan_says_where_the_dependency_lies() -> None:
     assert by_label["w=16"].columns["dependency"] == "inside the window"  # 12 <= 15
     assert "divisor of T" in by_label["w=5"].invalid
     assert by_label["w=16 masked"].columns["method"] == "masked"
+
+
+def test_models_import_neither_the_tracer_nor_its_apps() -> None:
+    """models/ is plain PyTorch (CONTRACT.md "Names"); the experiments app imports it, never the reverse."""
+    root = Path(__file__).resolve().parents[2] / "models"
+    files = sorted(root.rglob("*.py"))
+    assert any(path.parent.name == "experiments" for path in files)
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            assert not {name.split(".")[0] for name in names} & {"tracer", "tui", "experiments"}, path

@@ -16,11 +16,11 @@ import pytest
 import torch
 from torch import nn
 
+from experiments import Outcome, load_experiments, run_experiment
+from experiments.report import METRICS, QUICK_CAVEAT, label
 from models.experiments import SlidingWindowAttention
 from models.reference import MultiHeadAttention
 from tracer.cli import main
-from tracer.experiments import Outcome, load_experiments, run_experiment
-from tracer.experiments.report import METRICS
 
 DESIGN = {
     "gru-vs-transformer": ["T", "D", "model", "width"],
@@ -75,7 +75,11 @@ def test_quick_run_writes_tables_with_the_expected_columns(outcomes: dict[str, O
         rows = list(csv.DictReader(handle))
     assert list(rows[0]) == columns
     assert [row["arm"] for row in rows] == [variant.label for variant in outcome.plan.variants]
-    assert "| " + " | ".join(columns) + " |" in markdown.read_text()
+    text = markdown.read_text()
+    assert "| " + " | ".join(label(column) for column in columns) + " |" in text
+    assert QUICK_CAVEAT in text
+    for column in DESIGN[name]:
+        assert f"- `{label(column)}`: " in text, column
     assert figure.read_bytes().startswith(b"\x89PNG")
     for row in rows:
         assert 0.0 <= float(row["accuracy"]) <= 1.0
@@ -119,6 +123,21 @@ def test_invalid_head_count_is_reported_and_the_others_still_run(tmp_path: Path,
     assert "not divisible" in rows["H=3"]["note"] and rows["H=3"]["accuracy"] == ""
     assert rows["H=4"]["note"] == "" and rows["H=4"]["attention_calls"] == "2"
     assert "H=4" in output.out and "wrote" in output.out
+
+
+def test_terminal_table_carries_the_markdowns_labels_and_caveats(tmp_path: Path, capsys: Any) -> None:
+    """`D` is the task's lag, not the width d: under "fixed d = 32" a bare `D 8` misled."""
+    assert main(["experiment", "heads", "--quick", "--values", "2", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    lines = printed.splitlines()
+    assert "heads at fixed d = 32" in lines[0]
+    assert QUICK_CAVEAT in printed
+    [lag] = [line for line in lines if line.startswith("│ lag D ")]
+    assert lag.split("│")[2].strip() == "8"
+    assert not any(line.startswith("│ D ") for line in lines)
+    markdown = (tmp_path / "heads.md").read_text()
+    for note in [line for line in markdown.splitlines() if line.startswith("- ")]:
+        assert note.replace("`", "") in printed, note
 
 
 def test_unknown_experiment_is_a_usage_error(capsys: Any) -> None:

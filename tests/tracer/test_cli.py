@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,7 +14,6 @@ from typing import Any
 import pytest
 
 from tracer.cli import main
-from tracer.commands import common
 from tracer.findings import Finding, Report
 
 SUMMARY_KEYS = {"ops", "modules", "attention_blocks", "score_elements", "score_bytes", "findings"}
@@ -48,6 +48,9 @@ class Broken(nn.Module):
 def build():
     return Broken(), torch.ones(2, 4)
 """
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write(directory: Path, name: str, body: str) -> str:
@@ -89,6 +92,48 @@ def test_console_script_help() -> None:
     assert "Traceback" not in done.stderr
 
 
+# `attnscope` must answer these before torch could have loaded (issue 12): none may import it.
+WITHOUT_TORCH = [
+    ["--help"], ["--version"], ["zoo"], ["nonsense"], ["check"], ["check", "--help"], ["check", "x.py"],
+    ["check", "--jobs", "0", "zoo:x"], ["render", "--help"], ["run", "--help"], ["stats", "--help"],
+    ["report", "--help"], ["report", "absent.jsonl"], ["tui", "--help"],
+]
+
+
+@pytest.mark.parametrize("argv", WITHOUT_TORCH, ids=" ".join)
+def test_help_version_zoo_and_usage_errors_do_not_import_torch(argv: list[str], tmp_path: Path) -> None:
+    probe = (
+        "import sys, io, contextlib\n"
+        "from tracer.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    status = main({argv!r})\n"
+        "heavy = sorted(name for name in ('torch', 'networkx', 'transformers', 'textual') if name in sys.modules)\n"
+        "print(status, heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    status, heavy = done.stdout.split(" ", 1)
+    assert heavy.strip() == "[]"
+    assert status in ("0", "2")
+
+
+def test_the_zoo_listing_read_from_the_files_matches_the_imported_catalogue() -> None:
+    from tracer.commands.zoo import listing
+    from tracer.targets import zoo_entries
+
+    imported = [(name, ", ".join(entry.expected) or "correct", entry.summary) for name, entry in zoo_entries().items()]
+    assert listing() == imported
+
+
+def test_built_in_help_lines_are_the_commands_own() -> None:
+    from tracer.commands import BUILT_IN, load_command
+
+    for name, built_in in BUILT_IN.items():
+        command = load_command(name)
+        assert command.name == name and command.help == built_in.help
+
+
 def test_zoo_lists_one_line_per_model(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "zoo")
     lines = out.splitlines()
@@ -117,6 +162,14 @@ ERROR_CASES = {
     ),
     "unknown-zoo": ("", "zoo:no_such_model_xyz", "no zoo model named 'no_such_model_xyz'"),
     "bad-spec": ("", "just_a_name", "is not a target (expected path/to/file.py:NAME"),
+    "file-without-name": ("def build():\n    pass\n", "t.py", "'t.py' is a file, not a target: name what to build in it, e.g. t.py:build"),
+    "module-class-without-name": (
+        "class Net(nn.Module):\n    def example_inputs(self):\n        return torch.ones(1)\n\ndef helper(x):\n    pass\n",
+        "t.py", "e.g. t.py:Net",
+    ),
+    "file-without-buildable": ("def helper(x):\n    pass\n", "t.py", "defines no function without arguments"),
+    "directory": ("", ".", "is a directory, not a target: for each submission in it, give the pattern './*.py:build'"),
+    "directory-as-file": ("", "./:build", "is a directory, not a Python file"),
 }
 
 
@@ -164,7 +217,7 @@ def test_check_reports_unloadable_target_and_checks_the_others(
     objects = json_lines(out)
     assert status == 2
     assert len(objects) == 3
-    assert objects[1] == {"target": missing, "error": objects[1]["error"]}
+    assert objects[1] == {"target": missing, "error": objects[1]["error"], "kind": "target"}
     assert "no such file" in objects[1]["error"]
     assert "findings" in objects[0] and "findings" in objects[2]
     assert "attnscope: error: " in err
@@ -190,40 +243,49 @@ def test_fail_on_follows_the_reported_severities(capsys: pytest.CaptureFixture[s
 
 
 @pytest.fixture
-def one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A target whose report holds exactly one warning at its softmax line, whatever the checks say."""
+def one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A result object holding exactly one warning at the target's softmax line, whatever the checks say."""
     target = write(tmp_path, "attention.py", ATTENTION) + ":build"
     line = (HEADER + textwrap.dedent(ATTENTION)).splitlines().index("        return torch.softmax(scores, dim=-1) @ v") + 1
-    real_run_check = common.run_check
-
-    def run_check(*args: Any, **kwargs: Any) -> tuple[Report, Any]:
-        report, recorded = real_run_check(*args, **kwargs)
-        warning = Finding(
-            "test-code", "warning", "scores are not scaled", str(tmp_path / "attention.py"), line,
-            "", "softmax", "n0", hint="divide by sqrt(d_k)",
-        )
-        return Report([warning], report.summary, report.target, report.notes), recorded
-
-    monkeypatch.setattr(common, "run_check", run_check)
+    warning = Finding(
+        "test-code", "warning", "scores are not scaled", str(tmp_path / "attention.py"), line,
+        "", "softmax", "n0", hint="divide by sqrt(d_k)",
+    )
     monkeypatch.chdir(tmp_path)
-    return target
+    return Report([warning], {"ops": 8, "attention_blocks": 1}, target).to_dict()
 
 
-def test_fail_on_warning(capsys: pytest.CaptureFixture[str], one_warning: str) -> None:
-    assert run(capsys, "check", one_warning)[0] == 0
-    assert run(capsys, "check", "--fail-on", "error", one_warning)[0] == 0
-    assert run(capsys, "check", "--fail-on", "warning", one_warning)[0] == 1
+def test_fail_on_warning(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = write(tmp_path, "attention.py", ATTENTION) + ":build"  # no 1/sqrt(d_k): a scale-factor warning
+    _, out, _ = run(capsys, "check", "--json", target)
+    assert [(f["code"], f["severity"]) for f in json_lines(out)[0]["findings"]] == [("scale-factor", "warning")]
+    assert run(capsys, "check", target)[0] == 0
+    assert run(capsys, "check", "--fail-on", "error", target)[0] == 0
+    assert run(capsys, "check", "--fail-on", "warning", target)[0] == 1
+    assert run(capsys, "check", "--fail-on", "warning", "--exit-zero", target)[0] == 0
 
 
-def test_check_text_is_compiler_style(capsys: pytest.CaptureFixture[str], one_warning: str) -> None:
-    _, out, _ = run(capsys, "check", one_warning)
-    lines = out.splitlines()
+def test_check_text_is_compiler_style(capsys: pytest.CaptureFixture[str], one_warning: dict[str, Any]) -> None:
+    from tracer.formats.text import Text
+
+    Text().show(one_warning)
+    lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "attention.py:13: warning[test-code]: scores are not scaled"
     assert lines[1] == " 13 |         return torch.softmax(scores, dim=-1) @ v"
     assert lines[2].startswith("    | ") and lines[2].endswith("^~~~~~~")  # under "softmax"
     assert lines[2].index("^") == lines[1].index("softmax")
     assert lines[3] == "  hint: divide by sqrt(d_k)"
-    assert lines[-1].startswith(f"{one_warning}: 0 errors, 1 warning (")
+    assert lines[-1].startswith(f"{one_warning['target']}: 0 errors, 1 warning (")
+
+
+def test_text_frames_the_targets_own_output(capsys: pytest.CaptureFixture[str], one_warning: dict[str, Any]) -> None:
+    from tracer.formats.text import Text
+
+    Text().show({**one_warning, "output": "number of parameters: 216\nready\n"})
+    lines = capsys.readouterr().out.splitlines()
+    start = lines.index(f"{one_warning['target']}: output (2 lines):")
+    assert lines[start + 1:start + 3] == ["  | number of parameters: 216", "  | ready"]
+    assert lines[-1].startswith(f"{one_warning['target']}: 0 errors, 1 warning (")
 
 
 def test_check_on_the_meta_device_notes_skipped_value_checks(
@@ -252,21 +314,28 @@ def test_meta_device_covers_tensors_the_forward_pass_creates(
     assert not [f for f in json_lines(out)[0]["findings"] if "device" in f["message"]]
 
 
-def test_layout_option_reaches_the_tracer(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_layout_option_reaches_the_tracer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--layout` goes from the command line into each job, and from the job into `run_check` as given."""
+    import tracer.api
+    from tracer.cli import build_parser
+    from tracer.cohort.child import check
+    from tracer.cohort.jobs import make_jobs
+    from tracer.commands.check import _settings
+
     target = write(tmp_path, "attention.py", ATTENTION) + ":build"
     layouts = []
-    real_run_check = common.run_check
+    real_run_check = tracer.api.run_check
 
     def run_check(*args: Any, **kwargs: Any) -> tuple[Report, Any]:
         layouts.append(kwargs["layout"])
         return real_run_check(*args, **kwargs)
 
-    monkeypatch.setattr(common, "run_check", run_check)
-    run(capsys, "check", target)
-    run(capsys, "check", "--layout", "seq-first", target)
-    assert layouts == [None, "seq-first"]  # None: the evidence decides
+    monkeypatch.setattr(tracer.api, "run_check", run_check)
+    for argv in (["check", target], ["check", "--layout", "seq-first", target]):
+        options = build_parser("check").parse_args(argv)
+        (job,) = make_jobs([target], **_settings(options, 1))
+        assert "findings" in check(job)
+    assert layouts == [None, "seq-first"]  # None: the analysis decides
 
 
 def test_each_target_is_loaded_in_its_own_clean_state(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -297,16 +366,41 @@ def test_stats_json_has_the_contract_summary(capsys: pytest.CaptureFixture[str],
 def test_stats_tables_without_the_optional_summary_keys(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import tracer.api
+
     target = write(tmp_path, "attention.py", ATTENTION) + ":build"
-    real_run_check = common.run_check
+    real_run_check = tracer.api.run_check
 
     def run_check(*args: Any, **kwargs: Any) -> tuple[Report, Any]:
         report, recorded = real_run_check(*args, **kwargs)
         minimal = {key: value for key, value in report.summary.items() if key in SUMMARY_KEYS}
         return Report(report.findings, minimal, report.target, report.notes), recorded
 
-    monkeypatch.setattr(common, "run_check", run_check)
+    monkeypatch.setattr(tracer.api, "run_check", run_check)
     status, out, _ = run(capsys, "stats", target)
     assert status == 0
     assert "Ops by kind" in out and "Module calls by type" in out and "linear" in out
     assert "Attention blocks" not in out
+
+
+# ----------------------------------------------------------------------------- sizes and the value budget
+@pytest.mark.parametrize(("text", "size"), [("2G", 2 << 30), ("512M", 512 << 20), ("1.5GiB", 3 << 29), ("64k", 65536),
+                                            ("1000", 1000), (" 3 MB ", 3 << 20)])
+def test_sizes_read_as_bytes(text: str, size: int) -> None:
+    from tracer.commands.common import parse_size
+
+    assert parse_size(text) == size
+
+
+def test_a_bad_size_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "check", "--max-memory", "lots", "zoo:ref_encoder_decoder")
+    assert status == 2 and "'lots' is not a size" in err
+
+
+def test_the_value_budget_reaches_the_recorder(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "check", "--json", "--value-budget", "1K", "zoo:ref_encoder_decoder")
+    small = json_lines(out)[0].get("notes", [])
+    _, out, _ = run(capsys, "check", "--json", "--value-budget", "1G", "zoo:ref_encoder_decoder")
+    large = json_lines(out)[0].get("notes", [])
+    assert any("budget" in note for note in small)
+    assert not any("budget" in note for note in large)

@@ -302,3 +302,19 @@ def test_cross_attention_reads_the_encoder_memory() -> None:
     assert data["shape"] == tuple(logits.shape) == (B, T, 13)
     assert graph.nodes[last]["module"] == "vocab_projection"
     assert graph.graph["root"] == "EncoderDecoderTransformer" and graph.graph["forward_passes"] == 1
+
+
+def test_on_correct_models_every_attention_softmax_works_over_a_key_axis() -> None:
+    """The graph's roles agree with the checks: docs/graph.md's query flags no correct zoo model."""
+    from models.zoo import catalogue
+    from support import check_entry
+
+    for name, entry in catalogue().items():
+        if entry.expected:
+            continue
+        _, trace = check_entry(entry)
+        normalizations = {block.norm_event for block in trace.analysis.blocks if block.kind == "softmax"}
+        graph = trace.graph
+        for node, data in graph.nodes(data=True):
+            if data.get("event") in normalizations:
+                assert any(role == "key" for _, role in data["over"]), (name, node, data["over"])

@@ -3,6 +3,9 @@ checks still run, value checks are skipped and the report says so."""
 
 from __future__ import annotations
 
+import json
+import sys
+
 import pytest
 import torch
 
@@ -10,7 +13,7 @@ import tracer
 from models.zoo import catalogue
 from support import build_workload
 from tracer.recorder import META_NOTE
-from tracer.targets import Workload
+from tracer.targets import META_HINT, Workload
 
 # Bugs that show in the shapes and ops alone, so they must be found without values.
 STRUCTURAL = (
@@ -74,3 +77,79 @@ def test_a_tiny_llama_built_on_meta_is_checked() -> None:
     assert report.summary["attention_blocks"] == 2
     assert report.summary["score_elements"] == 2 * 4 * 16 * 16 * 2
     assert META_NOTE in report.notes
+
+
+# ----------------------------------------------------------------------------- --device meta builds on meta
+ORDINARY_BUILD = """
+import torch
+from torch import nn
+
+
+SEEN = {}
+
+
+class Huge(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(100_000, 100_000)  # 40 GB of float32 weights, were they allocated
+        self.q, self.k = nn.Linear(8, 8), nn.Linear(8, 8)
+
+    def forward(self, x):
+        scores = self.q(x) @ self.k(x).transpose(-2, -1) / 8 ** 0.5
+        return torch.softmax(scores, dim=-2) @ x
+
+
+def build():
+    SEEN["device"] = torch.empty(1).device.type
+    return Huge().eval(), torch.randn(2, 5, 8)
+"""
+
+
+def test_the_build_itself_runs_on_the_meta_device(tmp_path) -> None:
+    """A model too big for the machine, built the ordinary way: on meta, no weight is allocated."""
+    from tracer.targets import isolated, load_target
+
+    (tmp_path / "huge.py").write_text(ORDINARY_BUILD)
+    with isolated():
+        workload = load_target(f"{tmp_path / 'huge.py'}:build", device="meta")
+        module = sys.modules[type(workload.model).__module__]
+        assert module.SEEN["device"] == "meta"  # tensors created inside build() had no storage
+    assert all(parameter.is_meta for parameter in workload.model.parameters())
+    assert all(arg.is_meta for arg in workload.args)
+
+
+def test_check_device_meta_on_an_ordinary_build(tmp_path, capsys) -> None:
+    from tracer.cli import main
+
+    (tmp_path / "huge.py").write_text(ORDINARY_BUILD)
+    assert main(["check", "--json", "--device", "meta", "--max-memory", "1G", f"{tmp_path / 'huge.py'}:build"]) == 1
+    (result,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [f["code"] for f in result["findings"]] == ["softmax-axis"]  # structural: found without values
+    assert META_NOTE in result["notes"]
+
+
+@pytest.mark.parametrize("body", [
+    "model = nn.Linear(2, 2)\n    scale = float(model.weight.sum())",  # reads a value
+    "model = nn.Linear(2, 2)\n    model.weight.data.copy_(torch.ones(2, 2).cpu().numpy().mean() * model.weight)",
+])
+def test_a_build_that_cannot_run_on_meta_gets_a_one_line_explanation(tmp_path, capsys, body: str) -> None:
+    from tracer.cli import main
+
+    (tmp_path / "reads.py").write_text(
+        f"import torch\nfrom torch import nn\n\n\ndef build():\n    {body}\n    return model, torch.ones(1, 2)\n")
+    target = f"{tmp_path / 'reads.py'}:build"
+    assert main(["check", "--device", "meta", target]) == 2
+    message = capsys.readouterr().err.splitlines()[0]  # the build's own warnings may follow, framed
+    assert message.startswith(f"attnscope: error: {target}: calling build() raised ")
+    assert message.endswith(META_HINT)
+    assert main(["check", target]) in (0, 1)  # the same build is fine on the CPU
+    capsys.readouterr()
+
+
+def test_render_takes_the_device_too(tmp_path, capsys) -> None:
+    from tracer.cli import main
+
+    (tmp_path / "huge.py").write_text(ORDINARY_BUILD)
+    out = tmp_path / "huge.dot"
+    assert main(["render", "--device", "meta", f"{tmp_path / 'huge.py'}:build", "-o", str(out)]) == 0
+    assert "softmax" in out.read_text()

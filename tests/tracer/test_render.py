@@ -21,8 +21,8 @@ import pytest
 
 from tracer.cli import main
 from tracer.commands.common import trace_target
+from tracer.graph import findings_by_event
 from tracer.render import RenderError, RenderOptions, diagram, drawing, render_to_file
-from tracer.render.flags import flagged_events
 from tracer.render.output import responsive_svg
 from tracer.trace import Trace
 
@@ -120,7 +120,7 @@ def test_flagged_softmax_is_red_with_code_and_message() -> None:
 ])
 def test_red_boxes_are_exactly_the_flagged_ops(name: str) -> None:
     analysis = traced(name).analysis
-    expected = {analysis.node_ids[index] for index in flagged_events(analysis)}
+    expected = {analysis.node_ids[index] for index in findings_by_event(analysis)}
     assert expected, "a buggy zoo model must have findings tied to ops"
     assert dot_of(name, all_ops=True, expand=True).red() == expected
 
@@ -264,11 +264,11 @@ def test_exports_graphml_and_json(tmp_path: Path) -> None:
     render_to_file(trace, tmp_path / "g.graphml")
     graph = nx.read_graphml(tmp_path / "g.graphml")
     assert graph.number_of_nodes() == trace.analysis.graph.number_of_nodes()
-    assert graph.nodes["softmax"]["findings"] == "softmax-axis"
+    assert json.loads(graph.nodes["softmax"]["findings"]) == ["softmax-axis"]
     render_to_file(trace, tmp_path / "g.json")
     data = json.loads((tmp_path / "g.json").read_text())
     assert {"nodes", "edges"} <= set(data)
-    assert "B=2 × H=2 × Tq=5 × Tk=5" in {edge.get("axes") for edge in data["edges"]}
+    assert [["B", "batch"], ["H", "heads"], ["Tq", "query"], ["Tk", "key"]] in [edge.get("axes") for edge in data["edges"]]
 
 
 def test_image_formats_and_theme(tmp_path: Path) -> None:

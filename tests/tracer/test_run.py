@@ -163,8 +163,44 @@ def test_tui_without_the_app_says_so(monkeypatch: pytest.MonkeyPatch, capsys: py
     assert status == 0 and "the terminal UI is not available here" in err
 
 
-def test_a_save_that_fails_is_reported_and_the_report_still_comes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    target = tmp_path / "absent" / "run.attntrace"
+@pytest.mark.parametrize(("where", "expected"), [
+    ("absent/run.attntrace", "no such directory"),
+    ("run.json", "name the recording *.attntrace"),
+    ("folder.attntrace", "is a directory"),
+])
+def test_a_save_that_cannot_work_is_refused_before_the_script_runs(
+    where: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "folder.attntrace").mkdir()
+    target = tmp_path / where
+    status, out, err = run(capsys, "--save", str(target), TRAIN, "--steps", "1")
+    assert status == 2 and out == ""  # the script never ran
+    assert err.startswith(f"attnscope: error: --save {target}: ") and expected in err and err.count("\n") == 1
+    assert not (tmp_path / "absent").exists()
+
+
+def test_a_save_that_fails_while_writing_exits_non_zero_after_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tracer.store
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tracer.store, "save", refuse)
+    target = tmp_path / "run.attntrace"
     status, _, err = run(capsys, "--save", str(target), TRAIN, "--steps", "1")
-    assert status == 0 and f"attnscope: error: cannot write {target}" in err
-    assert "error[softmax-axis]" in err and not target.parent.exists()
+    assert status == 2 and f"attnscope: error: cannot write {target}: No space left on device" in err
+    assert "error[softmax-axis]" in err and not target.exists()
+
+
+def test_a_save_option_after_the_script_is_pointed_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README once showed `attnscope run train.py --save run.attntrace`: --save went to the script."""
+    status, out, err = run(capsys, TRAIN, "--steps", "1", "--save", "run.attntrace")
+    assert "attnscope: note: --save comes after the script, so it is the script's own argument" in err
+    assert f"attnscope run --save run.attntrace {TRAIN}" in err
+
+
+def test_a_directory_is_not_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, str(tmp_path))
+    assert status == 2 and "it is a directory" in err and err.count("\n") == 1

@@ -193,6 +193,28 @@ def _damaged_events(tmp_path: Path) -> Path:
     return _zip(tmp_path / "damaged.attntrace", {"recording.json": json.dumps(document).encode(), "values.safetensors": values})
 
 
+def _members(tmp_path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(_good(tmp_path)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _replaced(tmp_path: Path, name: str, data: bytes) -> Path:
+    return _zip(tmp_path / "replaced.attntrace", {**_members(tmp_path), name: data})
+
+
+def _without(tmp_path: Path, name: str) -> Path:
+    members = _members(tmp_path)
+    del members[name]
+    return _zip(tmp_path / "without.attntrace", members)
+
+
+def _edited(tmp_path: Path, edit: Any) -> Path:
+    members = _members(tmp_path)
+    document = json.loads(members["recording.json"])
+    edit(document)
+    return _replaced(tmp_path, "recording.json", json.dumps(document).encode())
+
+
 BAD_FILES = {
     "newer version": (lambda p: _with_header(p, version=2), "newer attnscope"),
     "unknown version": (lambda p: _with_header(p, version="one"), "unknown recording format version"),
@@ -200,12 +222,15 @@ BAD_FILES = {
     "truncated": (_truncated, "truncated"),
     "not a zip": (_text, "not an attnscope recording"),
     "a zip of something else": (lambda p: _zip(p / "other.attntrace", {"README": b"hi"}), "not an attnscope recording"),
-    "damaged events": (_damaged_events, "damaged recording"),
-    "damaged values": (
-        lambda p: _zip(p / "v.attntrace", {"recording.json": json.dumps({"format": "attnscope-recording", "version": 1}).encode(),
-                                           "values.safetensors": b"\x00garbage"}),
-        "damaged recording",
+    "damaged events": (_damaged_events, 'incomplete recording: events[0] lacks "inputs"'),
+    "damaged values": (lambda p: _replaced(p, "values.safetensors", b"\x00garbage"), "damaged recording (values.safetensors"),
+    "missing events": (lambda p: _edited(p, lambda document: document.pop("events")), "incomplete recording: the recording has no events"),
+    "events of the wrong type": (lambda p: _edited(p, lambda document: document.update(events={})), "events is not a list"),
+    "a wrong field type deep down": (
+        lambda p: _edited(p, lambda document: document["events"][1]["outputs"][0].update(shape="2x3")),
+        "events[1].outputs[0].shape is not a list",
     ),
+    "missing values": (lambda p: _without(p, "values.safetensors"), "its values (values.safetensors) are missing"),
     "missing": (lambda p: p / "absent.attntrace", "no such file"),
 }
 

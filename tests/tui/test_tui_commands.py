@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 from typing import Callable
 
 import pytest
-from tui_support import SIZE
+from tui_support import ROOT, SIZE
 
 from tracer.cli import main
 from tracer.commands import all_commands
@@ -15,12 +17,18 @@ from tracer.trace import Trace
 from tui.app import ScopeApp
 
 
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pretend standard output is a terminal (pytest captures it), as it is for a person."""
+    monkeypatch.setattr("tui.commands.stdout_is_terminal", lambda: True)
+
+
 def test_commands_are_registered_through_entry_points() -> None:
     names = {command.name for command in all_commands()}
     assert {"tui", "demo"} <= names
 
 
-def test_tui_opens_the_traced_target(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tui_opens_the_traced_target(monkeypatch: pytest.MonkeyPatch, terminal: None) -> None:
     opened: list[tuple[Trace, str]] = []
     monkeypatch.setattr("tui.app.run_app", lambda trace, label="": opened.append((trace, label)))
     assert main(["tui", "zoo:softmax_axis_query"]) == 0
@@ -29,13 +37,14 @@ def test_tui_opens_the_traced_target(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [f.code for f in trace.findings] == ["softmax-axis"]
 
 
-def test_tui_bad_target_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tui_bad_target_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str], terminal: None) -> None:
     assert main(["tui", "zoo:no_such_model"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("attnscope: error:") and err.count("\n") == 1
 
 
-def test_tui_saved_recording_without_or_with_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_tui_saved_recording_without_or_with_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        terminal: None) -> None:
     bad = tmp_path / "broken.attntrace"
     bad.write_text("not a recording")
     assert main(["tui", str(bad)]) == 2
@@ -46,7 +55,7 @@ def test_tui_saved_recording_without_or_with_a_bad_file(tmp_path: Path, capsys: 
 
 
 @pytest.mark.skipif(importlib.util.find_spec("tracer.store") is None, reason="saved recordings not supported yet")
-def test_tui_opens_a_saved_recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tui_opens_a_saved_recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, terminal: None) -> None:
     from tui_support import traced
 
     path = tmp_path / "run.attntrace"
@@ -92,3 +101,37 @@ async def test_render_key_reports_where_it_wrote(scope_app: Callable[[str], Scop
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "not installed" in said[-1]
+
+
+def test_tui_without_a_terminal_is_a_one_line_error() -> None:
+    """`attnscope tui T > file` answers at once instead of writing escape codes into the file."""
+    done = subprocess.run([sys.executable, "-c", "import sys; from tracer.cli import main; sys.exit(main(sys.argv[1:]))",
+                           "tui", "zoo:softmax_axis_query"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "needs a terminal" in done.stderr and "--web" in done.stderr
+
+
+def test_tui_traces_on_the_device_asked_for(monkeypatch: pytest.MonkeyPatch, terminal: None) -> None:
+    opened: list[Trace] = []
+    monkeypatch.setattr("tui.app.run_app", lambda trace, label="": opened.append(trace))
+    assert main(["tui", "zoo:softmax_axis_query", "--device", "meta"]) == 0
+    assert opened[0].recording.device == "meta" and not opened[0].recording.values
+    assert [f.code for f in opened[0].findings] == ["softmax-axis"]
+
+
+def test_web_app_command_repeats_the_options() -> None:
+    from tui.commands import TUI
+    from tui.web import app_command
+
+    parser = __import__("argparse").ArgumentParser()
+    TUI.add_arguments(parser)
+    options = parser.parse_args(["zoo:x", "--web", "--device", "meta", "--layout", "seq-first", "--port", "9"])
+    assert app_command(options).split()[1:] == ["-m", "tui", "zoo:x", "--layout", "seq-first", "--device", "meta"]
+    assert (options.host, options.port) == ("127.0.0.1", 9)
+
+
+def test_web_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("textual_serve")
+    assert main(["tui", "zoo:softmax_axis_query", "--web", "--port", "70000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--port" in err

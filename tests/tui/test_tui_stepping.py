@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tui_support import SIZE, traced
 from textual.widgets import Input
+from tui_support import SIZE, traced
 
 from tui.app import ScopeApp
 from tui.screens.main import MainScreen

@@ -38,19 +38,24 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
     hidden = pattern.hidden
     size_q, size_k = hidden.shape[-2:]
     visible = ~hidden & ~padded_keys(analysis, pattern)
-    rows = visible.any(-1) & ~padded_queries(analysis, pattern)
     last = (size_k - 1) - visible.flip(-1).to(torch.uint8).argmax(-1)
     first = visible.to(torch.uint8).argmax(-1)
+    # a causal row sees one run of keys (a prefix, or a window); scattered keys (Swin's regions) are not causal
+    contiguous = visible.sum(-1) == last - first + 1
+    rows = visible.any(-1) & contiguous & ~padded_queries(analysis, pattern)
     position = torch.arange(size_q) + pattern.offset
+    ahead = last - position
     following = _lockstep(last, rows)
     if bool(following.any()):
-        shift = (last - position)[following]
+        ahead, following = torch.broadcast_tensors(ahead, following)
+        shift = ahead[following]
         leaks, hides = bool((shift > 0).any()), bool((shift < 0).any())
         worst = int(shift.max()) if leaks else int(shift.min())
         return CausalShape(leaks, hides and not leaks, worst)
     reversed_rows = _lockstep(first, rows) & (first >= position) & (last > position)
     if bool(reversed_rows.any()):
-        return CausalShape(True, False, int((last - position)[reversed_rows].max()))
+        ahead, reversed_rows = torch.broadcast_tensors(ahead, reversed_rows)
+        return CausalShape(True, False, int(ahead[reversed_rows].max()))
     return None
 
 

@@ -2,7 +2,9 @@
 
 Padded queries are excused: their rows are often fully hidden on purpose (pair masks). What
 is padding comes from evidence (pad ids, mask inputs), or, in self-attention, from the keys
-each sample hides from all its queries at the end of its sequence.
+each sample hides from all its queries at the end of its sequence. Rows whose NaN weights
+never reach a model output (the model drops them: a pooling slot for a missing item) did
+no harm and are not reported.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class FullyMaskedRow(Check):
             if pattern.placement is not None:  # a mask broadcast over the queries hides every row alike
                 size_q = pattern.placement.sizes[pattern.placement.query]
                 rows = rows.expand(*rows.shape[:-1], size_q)
-            if bool(rows.any()):
+            if bool(rows.any()) and not _dropped_unharmed(analysis, block):
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
                                     excused=bool(padded_queries(analysis, union).any()))
 
@@ -62,6 +64,18 @@ class FullyMaskedRow(Check):
             + ": the softmax of such a row is NaN (or uniform over hidden keys)",
             hint="make sure every valid query keeps at least one visible key (e.g. itself)",
         )
+
+
+def _dropped_unharmed(analysis, block) -> bool:
+    """The empty rows' weights are NaN, yet every model output is finite: the model drops or replaces
+    those rows later (a pooling slot for a missing item), so they did no harm."""
+    recording = analysis.recording
+    weights = block.weights if block.weights is not None else recording.events[block.norm_event].outputs[0]
+    stats = recording.stats_of(weights.vid)
+    if stats is None or not stats.nan:
+        return False
+    outputs = [recording.stats_of(meta.vid) for meta in recording.outputs]
+    return bool(outputs) and all(out is not None and out.nonfinite == 0 for out in outputs)
 
 
 def _listed(numbers: list[int], limit: int = 6) -> str:

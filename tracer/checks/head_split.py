@@ -33,6 +33,8 @@ class HeadSplit(Check):
         """Sizes that happen to fit (T == H) hide the tear; the attention then runs over features."""
         table = analysis.table
         for block in analysis.blocks:
+            if _contracts_tokens(analysis, block):
+                continue  # channel attention (XCiT): q·kᵀ sums over the tokens by design, maps are d × d
             for axis in block.contracted_axes[:1]:
                 record = table.get(axis)
                 base = table.get(record.base) if record.role and record.base is not None else record
@@ -50,3 +52,15 @@ class HeadSplit(Check):
                     "the split put features where the sequence should be",
                     hint=self.hints[analysis.layout.name],
                 )
+
+
+def _contracts_tokens(analysis, block) -> bool:
+    """Whether the block's query-key product contracts a sequence (its tokens) rather than features."""
+    if block.product_event is None:
+        return False
+    event = analysis.recording.events[block.product_event]
+    for position, dim in analysis.facts[block.product_event].contracted:
+        axes = analysis.axes.get(event.inputs[position].vid, ())
+        if dim < len(axes) and analysis.table.is_positions(axes[dim]):
+            return True
+    return False

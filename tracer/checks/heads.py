@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..axes import SEQ_LIKE
 
 RESHAPES = ("view", "reshape", "flatten", "unflatten", "_unsafe_view")
 
@@ -31,7 +30,7 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
 
 def _piece_kind(table, axis: int) -> str:
     record = table.get(axis)
-    if record.kind in SEQ_LIKE or record.kind == "spatial":
+    if table.is_positions(axis):
         return "seq"
     if record.kind == "head" or (record.kind == "feature" and record.base is not None):
         return "head"

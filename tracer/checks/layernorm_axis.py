@@ -7,7 +7,7 @@ from typing import Iterable
 from ..axes import SEQ_LIKE
 from ..findings import Finding
 from .base import Check
-from .layernorm import centrings
+from .layernorm import centrings, rms_norms
 
 WRONG = SEQ_LIKE + ("batch",)
 
@@ -29,6 +29,13 @@ class LayerNormAxis(Check):
             event = analysis.recording.events[centring.mean_event]
             axes = analysis.axes_of(event.inputs[0])
             yield from self._judge(analysis, centring.mean_event, [axes[d] for d in centring.dims], event.inputs[0])
+        for rms in rms_norms(analysis):
+            if rms.event in judged:
+                continue
+            judged.add(rms.event)
+            source = analysis.recording.events[rms.event].inputs[0]
+            axes = analysis.axes_of(source)
+            yield from self._judge(analysis, rms.event, [axes[d] for d in rms.dims if d < len(axes)], source)
 
     def _judge(self, analysis, index: int, normalized: list[int], source) -> Iterable[Finding]:
         table = analysis.table

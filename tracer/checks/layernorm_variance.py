@@ -6,7 +6,7 @@ from typing import Iterable
 
 from ..findings import Finding
 from .base import Check
-from .layernorm import centrings
+from .layernorm import centrings, variances
 
 
 class LayerNormVariance(Check):
@@ -28,8 +28,15 @@ class LayerNormVariance(Check):
                                 "divides by d",
                                 hint=f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
                             )
-                    elif user.op == "pow" and vid == centring.centred_vid:
-                        spreads += [mean for mean, _ in flow.users(user.outputs[0].vid) if mean.op == "mean"]
+            for variance in variances(analysis, centring):
+                spreads.append(analysis.recording.events[variance.event])
+                if variance.divisor is not None and variance.divisor == variance.count - 1:
+                    yield self.at(
+                        analysis, variance.event,
+                        f"the layer norm's variance divides the squared deviations by d-1 = {variance.count - 1} "
+                        f"(unbiased); layer normalization divides by d = {variance.count}",
+                        hint="average the squared deviations: ((x - mean) ** 2).mean(dim=-1, keepdim=True)",
+                    )
             for spread in spreads:
                 roots = [spread] if spread.op == "std" else [
                     root for root, _ in flow.users(spread.outputs[0].vid) if root.op == "sqrt"]

@@ -1,4 +1,10 @@
-"""mask-polarity: a mask that hides the real tokens and shows the padding has its convention inverted."""
+"""mask-polarity: a mask that hides the real tokens and shows the padding has its convention inverted.
+
+Padding comes from evidence (pad ids, mask inputs, runs at one end of the ids). Without it,
+the mask's own pattern can still convict it: a key padding mask that hides *every* key of
+one sample (no real sample is empty) while, in the others, it shows only a run of keys at
+one end of the sequence (where padding sits) is the right mask with its polarity flipped.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,10 @@ import torch
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import masks_before, pattern_of
+from .patterns import QUERY, REST, masks_before, pattern_of
+
+HINT = ("nn.MultiheadAttention's key_padding_mask wants True = ignore, so pass attention_mask == 0; "
+        "SDPA's boolean attn_mask wants True = attend")
 
 
 class MaskPolarity(Check):
@@ -17,27 +26,73 @@ class MaskPolarity(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        padding = analysis.padding
         for block in analysis.blocks:
             for use in masks_before(block):
                 pattern = pattern_of(analysis, block, use)
-                if pattern is None or not pattern.has_batch or pattern.key_seq not in padding:
+                if pattern is None or not pattern.has_batch:
                     continue
-                pad = padding[pattern.key_seq].pad
-                hidden_keys = pattern.hidden.all(dim=2).all(dim=1)  # (batch, T_k): hidden from every query
-                try:
-                    hidden_keys, pad = torch.broadcast_tensors(hidden_keys, pad)
-                except RuntimeError:
+                unread = pattern.hidden.all(dim=QUERY).all(dim=REST)  # (batch, T_k): hidden from every query
+                known = analysis.padding.get(pattern.key_seq)
+                told = _inverted(unread, known.pad) if known is not None else \
+                    _inverted_by_shape(unread, _grid(analysis, pattern))
+                if told is None:
                     continue
-                if not bool(hidden_keys.any()):
-                    continue
-                if bool((hidden_keys == ~pad).all()):
-                    told = padding[pattern.key_seq].told
-                    yield self.at(
-                        analysis, use.event,
-                        f"the mask hides the real tokens and shows the padding (padding known from {told}): "
-                        "its convention is inverted",
-                        hint="nn.MultiheadAttention's key_padding_mask wants True = ignore, so pass "
-                             "attention_mask == 0; SDPA's boolean attn_mask wants True = attend",
-                        related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
-                    )
+                why = f"padding known from {known.told}" if known is not None else told
+                yield self.at(
+                    analysis, use.event,
+                    f"the mask hides the real tokens and shows the padding ({why}): its convention is inverted",
+                    hint=HINT,
+                    related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
+                )
+
+
+def _inverted(unread: torch.Tensor, pad: torch.Tensor) -> str | None:
+    """"" when the keys the mask hides are exactly the real tokens of known padding, else None."""
+    try:
+        unread, pad = torch.broadcast_tensors(unread, pad)
+    except RuntimeError:
+        return None
+    return "" if bool(unread.any()) and bool((unread == ~pad).all()) else None
+
+
+def _grid(analysis, pattern) -> tuple[int, int] | None:
+    """(rows, columns) when the keys are a flattened 2-D grid (an image's or feature map's pixels)."""
+    if pattern.placement is None:
+        return None
+    table = analysis.table
+    record = table.get(table.base_of(pattern.placement.key_axis))
+    parts = [table.get(part) for part in record.parts]
+    if len(parts) == 2 and all(part.kind == "spatial" for part in parts):
+        return parts[0].size, parts[1].size
+    return None
+
+
+def _inverted_by_shape(unread: torch.Tensor, grid: tuple[int, int] | None) -> str | None:
+    """With no padding known: a sample left with no key at all, while the others see only where
+    padding sits: a run of keys at one end of the sequence, or an image's last rows and columns."""
+    if unread.shape[0] < 2 or unread.shape[-1] < 2:
+        return None
+    empty = unread.all(dim=-1)
+    if not bool(empty.any()) or bool(empty.all()):
+        return None
+    shown = ~unread[~empty]
+    if bool(shown.all(dim=-1).any()):
+        return None  # some sample sees every key: nothing says which tokens are padding
+    if not (_runs_at_an_end(shown) or (grid is not None and _image_border(shown.reshape(-1, *grid)))):
+        return None
+    samples = ", ".join(str(int(b)) for b in empty.nonzero()[:, 0][:6])
+    return (f"it hides every key of sample {samples} and shows the others only a run of keys at one end of the "
+            "sequence, where padding sits")
+
+
+def _runs_at_an_end(shown: torch.Tensor) -> bool:
+    at_end = shown.flip(-1).int().cumprod(-1).flip(-1).bool()
+    at_start = shown.int().cumprod(-1).bool()
+    return bool((at_end == shown).all()) or bool((at_start == shown).all())
+
+
+def _image_border(shown: torch.Tensor) -> bool:
+    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding."""
+    rows, columns = shown.all(dim=2), shown.all(dim=1)
+    border = rows[:, :, None] | columns[:, None, :]
+    return bool((border == shown).all()) and _runs_at_an_end(rows) and _runs_at_an_end(columns)

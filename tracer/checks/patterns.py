@@ -98,7 +98,8 @@ def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, .
     sizes, flat = [], []
     for size, axis in zip(shape, axes):
         record = table.get(axis)
-        if record.parts and record.kind == "batch" and math.prod(table.get(p).size for p in record.parts) == size:
+        batch_parts = record.kind == "batch" or any(table.get(part).kind == "batch" for part in record.parts)
+        if record.parts and batch_parts and math.prod(table.get(p).size for p in record.parts) == size:
             for part in record.parts:
                 sizes.append(table.get(part).size)
                 flat.append(part)

@@ -33,6 +33,8 @@ class ScaleFactor(Check):
             expected = 1 / math.sqrt(d_k)
             if math.isclose(block.scale, expected, rel_tol=1e-3):
                 continue
+            if block.score_terms > 1 and math.isclose(block.scale, 1 / math.sqrt(d_k * block.score_terms), rel_tol=1e-3):
+                continue  # n query-key terms summed (DeBERTa's disentangled attention) are scaled by sqrt(n·d_k)
             where = block.scale_events[0] if block.scale_events else block.product_event
             yield self.at(
                 analysis, where,

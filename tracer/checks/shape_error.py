@@ -49,6 +49,8 @@ def _hint(analysis, event) -> str:
         if len(shapes[0]) >= 4:
             return "the heads are not merged back: out.transpose(1, 2).reshape(B, T, d) before the output projection"
         return f"the input has {shapes[0][-1]} features but the layer expects {shapes[1][-1]}"
+    if event.op == "masked_fill" and "boolean" in (event.error or ""):
+        return "masked_fill takes a boolean mask (uint8 masks stopped working in torch 1.2): pass mask.bool()"
     if event.op in ("view", "reshape"):
         elements = event.inputs[0].numel if event.inputs else None
         if event.op == "view" and "stride" in (event.error or "") and elements is not None:

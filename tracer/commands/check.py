@@ -1,41 +1,61 @@
-"""`attnscope check TARGET...`: findings like a compiler, or one JSON object per target.
+"""`attnscope check TARGET...`: findings like a compiler, or one object per target in a chosen format.
 
-Several targets (an autograder's folder of submissions) are checked one after the other,
-each in its own clean state; one that cannot be loaded is reported and the rest still run.
+Every target is checked in its own child process of a warm parent (`tracer.cohort`):
+student code is untrusted, so a target that hangs, crashes, exits, allocates past
+`--max-memory` or prints costs only its own result. `--jobs N` children run at once,
+here or on a Dask cluster (`--scheduler`); results come out in target order whatever
+order they finish in. `--results FILE.jsonl` keeps each result as it ends and skips
+those already there, so an interrupted run resumes.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import linecache
-import re
-import sys
-from contextlib import contextmanager
-from typing import Iterator
+import os
+from typing import Any, Iterator
 
-from rich.console import Console
-from rich.text import Text
+from ..formats import FORMATS
+from ..specs import expand, problem
+from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, parse_size
 
-from ..findings import Finding, Related, Report
-from ..targets import TargetError, isolated
-from .common import (
-    FAILED, OK, USAGE, Command, add_layout_argument, error, expand_targets, shown_path, trace_target,
-)
+INTERRUPTED = 130
 
-SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs (1 or more)")
+    return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..cohort.jobs import DEFAULT_TIMEOUT
+
     parser.add_argument(
         "targets", nargs="+", metavar="TARGET",
         help="path/to/file.py:NAME (the path may be a pattern: 'subs/*.py:build'), dotted.module:NAME, zoo:NAME or run.attntrace",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object per target, one per line")
-    parser.add_argument(
-        "--device", choices=("cpu", "meta"), default=None,
-        help="move the model and its inputs there before tracing (default: where the target built them; meta: shapes only, no value checks)",
-    )
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text (compiler style, default), json (one object per target per line), "
+                             "sarif (one SARIF 2.1.0 log) or github (Actions workflow commands)")
+    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
+    add_device_argument(parser)
     parser.add_argument(
         "--fail-on", choices=("error", "warning"), default="error",
         help="exit 1 when a finding is at least this severe (default: error)",
@@ -45,120 +65,114 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 0 even when findings reach --fail-on (for demos and reports); target errors still exit 2",
     )
     add_layout_argument(parser)
+    parser.add_argument("--value-budget", type=parse_size, metavar="SIZE", default=None,
+                        help="memory for the value copies the value checks read (e.g. 256M; default 64M): "
+                             "raise it when the report says a check was limited by the budget")
+    batch = parser.add_argument_group("many targets (each runs in its own child process)")
+    batch.add_argument("--jobs", "-j", type=_jobs, default=None, metavar="N",
+                       help=f"check N targets at once (default: the number of cores, {cores()} here)")
+    batch.add_argument("--timeout", type=_positive, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help=f"kill a target still running after this long (default: {DEFAULT_TIMEOUT:g})")
+    batch.add_argument("--max-memory", type=parse_size, default=None, metavar="SIZE",
+                       help="memory one target may allocate beyond attnscope's own (e.g. 2G; default: no limit)")
+    batch.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="run the targets on a Dask distributed cluster (tcp://host:8786), or 'local' for a "
+                            "LocalCluster here; needs attnscope[dask]")
+    batch.add_argument("--results", metavar="FILE.jsonl", default=None,
+                       help="append each target's result to FILE and skip targets already in it (same file "
+                            "content and options), so an interrupted run resumes; `attnscope report FILE` sums it up")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _settings(options: argparse.Namespace, parallel: int) -> dict[str, Any]:
+    return {
+        "device": options.device, "layout": options.layout, "value_budget": options.value_budget,
+        "timeout": options.timeout, "max_memory": options.max_memory,
+        "threads": max(1, cores() // parallel), "diagrams": bool(options.results),
+    }
 
 
-def marker(line: str, op: str) -> str:
-    """`^~~~` under the op's name in the code part of `line`, or under the whole statement."""
-    code = line.split("#", 1)[0].rstrip()
-    found = re.search(rf"\b{re.escape(op)}\b", code) if op else None
-    start, end = found.span() if found else (len(code) - len(code.lstrip()), len(code))
-    return " " * start + "^" + "~" * max(end - start - 1, 0)
-
-
-def finding_lines(finding: Finding, target: str) -> list[Text]:
-    """`path:line: error[code]: message`, the source line with a marker, and the hint."""
-    location = f"{shown_path(finding.file)}:{finding.line}" if finding.file else target
-    lines = [
-        Text.assemble(
-            (location, "bold"), ": ",
-            (f"{finding.severity}[{finding.code}]", SEVERITY_STYLES.get(finding.severity, "bold")),
-            ": ", finding.message,
-        )
-    ]
-    source = ""
-    if finding.file:
-        linecache.checkcache(finding.file)  # the file may have been edited since it was cached
-        source = linecache.getline(finding.file, finding.line).rstrip().expandtabs()
-    if source.strip():
-        gutter = str(finding.line)
-        lines.append(Text(f" {gutter} | {source}"))
-        lines.append(Text.assemble(f" {' ' * len(gutter)} | ", (marker(source, finding.op), "bold green")))
-    for place in finding.related:
-        lines.extend(related_lines(place))
-    if finding.hint:
-        lines.append(Text.assemble("  ", ("hint", "bold"), f": {finding.hint}"))
-    return lines
-
-
-def related_lines(place: Related) -> list[Text]:
-    """`note: mask built here` with its location and source line, under the finding."""
-    where = f"{shown_path(place.file)}:{place.line}" if place.file else "?"
-    function = f" (in {place.function})" if place.function else ""
-    lines = [Text.assemble("  ", ("note", "bold cyan"), f": {place.role}{function}: ", (where, "bold"))]
-    linecache.checkcache(place.file)
-    source = linecache.getline(place.file, place.line).rstrip().expandtabs() if place.file else ""
-    if source.strip():
-        lines.append(Text(f" {place.line} | {source}"))
-    return lines
-
-
-def summary_line(report: Report) -> Text:
-    counts = report.counts()
-    ops, blocks = report.summary.get("ops", 0), report.summary.get("attention_blocks", 0)
-    found = [_plural(counts["error"], "error"), _plural(counts["warning"], "warning")]
-    if counts["info"]:
-        found.append(f"{counts['info']} info")
-    verdict = ", ".join(found) if any(counts.values()) else "no findings"
-    style = "bold red" if counts["error"] else "bold yellow" if counts["warning"] else "bold green"
-    return Text.assemble(
-        (report.target, "bold"), ": ", (verdict, style),
-        f" ({_plural(ops, 'op')}, {_plural(blocks, 'attention block')})",
-    )
-
-
-def print_report(console: Console, report: Report) -> None:
-    for finding in report.findings:
-        for line in finding_lines(finding, report.target):
-            console.print(line)
-        console.print()
-    for note in report.notes:
-        console.print(Text(f"{report.target}: note: {note}"))
-    console.print(summary_line(report))
-
-
-@contextmanager
-def progress(index: int, total: int, target: str) -> Iterator[None]:
-    """A spinner on a terminal, one `[i/n] target` line on a redirected stderr with several targets."""
-    label = f"[{index}/{total}] {target}"
-    if sys.stderr.isatty():
-        with Console(stderr=True).status(Text(label)):
-            yield
+def _results(jobs: list, options: argparse.Namespace, parallel: int, stored: Any) -> Iterator[tuple[Any, dict, bool]]:
+    """(job, result, reused) for every job: refused and stored ones first, then as children finish."""
+    fresh = []
+    for job in jobs:
+        refused = problem(job.target)
+        reused = stored.stored(job) if stored else None
+        if refused:
+            yield job, {"target": job.target, "error": refused, "kind": "target"}, False
+        elif reused is not None:
+            yield job, reused, True
+        else:
+            fresh.append(job)
+    if not fresh:
         return
-    if total > 1:
-        print(label, file=sys.stderr, flush=True)
-    yield
+    if options.scheduler:
+        from ..cohort.dask import run_dask
 
+        finished = run_dask(fresh, options.scheduler, parallel)
+    else:
+        from ..cohort.local import run_local
 
-def _checked(spec: str, options: argparse.Namespace) -> Report:
-    with isolated():
-        return trace_target(spec, layout=options.layout, device=options.device)[0]
+        finished = run_local(fresh, parallel)
+    for job, result in finished:
+        yield job, result, False
 
 
 def run(options: argparse.Namespace) -> int:
-    console = Console(file=sys.stdout, soft_wrap=True, highlight=False)
+    from ..cohort.jobs import make_jobs
+    from ..cohort.progress import Progress
+    from ..cohort.results import ResultsError, ResultsFile, printed
+    from ..formats import presenter
+
+    targets = expand(options.targets)
+    parallel = max(1, min(options.jobs or cores(), len(targets)))  # fewer targets than cores: more threads each
+    try:
+        stored = ResultsFile(options.results) if options.results else None
+    except ResultsError as problem_:
+        error(str(problem_))
+        return USAGE
+    jobs = make_jobs(targets, **_settings(options, parallel))
+    show = presenter(options.format)
+    progress = Progress(len(jobs))
+    waiting: dict[int, dict[str, Any]] = {}
+    shown = 0
     status = OK
-    targets = expand_targets(options.targets)
-    for index, spec in enumerate(targets, 1):
-        try:
-            with progress(index, len(targets), spec):
-                report = _checked(spec, options)
-        except TargetError as problem:
-            error(str(problem))
-            if options.json:
-                print(json.dumps({"target": spec, "error": str(problem)}), flush=True)
-            status = USAGE
-            continue
-        if options.json:
-            print(report.to_json(), flush=True)
-        else:
-            print_report(console, report)
-        if report.fails(options.fail_on) and not options.exit_zero:
-            status = max(status, FAILED)
+    try:
+        for job, result, reused in _results(jobs, options, parallel, stored):
+            if stored is not None and not reused:
+                stored.append(job, result)
+            progress.advance(job.target, result, reused)
+            waiting[job.index] = printed(result)
+            while shown in waiting:  # in target order, whatever order they finished in
+                ready = waiting.pop(shown)
+                show.show(ready)
+                shown += 1
+                if "error" in ready:
+                    status = USAGE
+                elif _fails(ready, options.fail_on) and not options.exit_zero:
+                    status = max(status, FAILED)
+    except KeyboardInterrupt:
+        kept = f"; {options.results} keeps the {progress.done} finished" if stored else ""
+        error(f"interrupted after {progress.done} of {len(jobs)} targets{kept}")
+        return INTERRUPTED
+    finally:
+        progress.close()
+        if stored is not None:
+            stored.close()
+    show.finish()
     return status
 
 
-COMMAND = Command("check", "trace one forward pass per target and report its findings", add_arguments, run)
+def _fails(result: dict[str, Any], threshold: str) -> bool:
+    counts = result.get("summary", {}).get("findings", {})
+    return bool(counts.get("error")) or (threshold == "warning" and bool(counts.get("warning")))
+
+
+def start(argv: list[str]) -> None:
+    """Start the warm parent while the arguments are read: it imports torch meanwhile."""
+    if not any(word == "--scheduler" or word.startswith("--scheduler=") for word in argv):
+        from ..cohort.client import shared_zygote
+
+        shared_zygote(warm=False)
+
+
+COMMAND = Command("check", "trace one forward pass per target and report its findings", add_arguments, run, start)

@@ -1,37 +1,47 @@
-"""What the subcommands share: the command record, exit statuses, tracing one target, paths."""
+"""What the subcommands share: the command record, exit statuses, options, tracing one target.
+
+Nothing heavy is imported here at module level: `attnscope --help` and every usage error
+must answer before torch would have finished loading (issue 12), so torch and the tracer's
+analysis come in inside the functions that trace.
+"""
 
 from __future__ import annotations
 
 import argparse
-import glob
-import os
+import re
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import torch
+from ..specs import RECORDING_SUFFIX
 
-from ..api import report_of, run_check
-from ..findings import Report
-from ..store import is_recording_path, load
-from ..targets import load_target
-from ..trace import Trace
+if TYPE_CHECKING:
+    from ..findings import Report
+    from ..trace import Trace
 
 # Exit statuses of CONTRACT.md: clean, a finding reached --fail-on, usage or target error.
 OK, FAILED, USAGE = 0, 1, 2
 
 LAYOUTS = ("batch-first", "seq-first")
+DEVICES = ("cpu", "meta")
 
 
 @dataclass(frozen=True)
 class Command:
-    """One subcommand: its name, one-line help, its arguments and what it does (returns the exit status)."""
+    """One subcommand: its name, one-line help, its arguments and what it does (returns the exit status).
+
+    A command's module is imported to run it or to show its `--help`: it imports torch and
+    other heavy packages inside `run`, never at module level. `start`, if given, is called
+    with the raw arguments before they are parsed, to begin slow work early (`check`
+    starts its warm parent process, which spends seconds importing torch).
+    """
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    start: Callable[[list[str]], None] | None = None
 
 
 def add_layout_argument(parser: argparse.ArgumentParser) -> None:
@@ -41,50 +51,67 @@ def add_layout_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_device_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--device", choices=DEVICES, default=None,
+        help="build and trace the target there (default: where the target builds it; meta: the build runs inside "
+             "torch.device('meta'), so no weight is allocated: shapes only, no value checks)",
+    )
+
+
+SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b?)\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """`2G`, `512M`, `1.5GiB`, `100000` as a number of bytes (K, M, G, T are powers of 1024)."""
+    found = SIZE.match(text)
+    if not found:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size (expected e.g. 2G, 512M or a number of bytes)")
+    number, unit = float(found.group(1)), found.group(2).lower()
+    return int(number * 1024 ** " kmgt".index(unit or " "))
+
+
 def error(message: str) -> None:
     """One line on stderr, like argparse's own usage errors."""
     print(f"attnscope: error: {message}", file=sys.stderr, flush=True)
 
 
-def trace_target(spec: str, *, layout: str | None = None, device: str | None = None) -> tuple[Report, Trace]:
-    """Load `spec`, optionally move it to `device`, and trace one forward pass.
+def is_recording_path(spec: str) -> bool:
+    """Whether a command-line target names a saved recording rather than code to run."""
+    return spec.endswith(RECORDING_SUFFIX)
+
+
+def trace_target(
+    spec: str, *, layout: str | None = None, device: str | None = None, value_budget: int | None = None,
+) -> tuple[Report, Trace]:
+    """Load `spec`, build it on `device` (if given), and trace one forward pass.
 
     A saved recording (`run.attntrace`) is read instead of run, so `device` does not apply.
+    `torch.compile` hands back what it was given while the target builds, as under `run`.
     Raises `TargetError` when the target cannot be loaded. Callers wrap this in
     `targets.isolated()` so that each target runs in its own clean state.
     """
+    from ..api import load, report_of, run_check
+
     if is_recording_path(spec):
         recorded = load(spec, layout=layout)
         return report_of(recorded, spec), recorded
-    workload = load_target(spec)
-    if device is not None:
-        workload = workload.to(device)
+    import torch
+
+    from ..compiled import uncompiled
+    from ..targets import load_target
+
+    notes: list[str] = []
+    with uncompiled(notes):
+        workload = load_target(spec, device=device)
+    options = {} if value_budget is None else {"value_budget_bytes": value_budget}
     # Tensors the forward pass creates itself (masks, position tables) follow the inputs.
     with torch.device(device) if device is not None else nullcontext():
-        return run_check(
+        report, recorded = run_check(
             workload.model, workload.args, workload.kwargs,
-            layout=layout or workload.options.get("layout"), target=spec,
+            layout=layout or workload.options.get("layout"), target=spec, **options,
         )
-
-
-def expand_targets(specs: list[str]) -> list[str]:
-    """`subs/*.py:build` as one target per matching file, sorted, as an autograder means it.
-
-    The shell cannot expand the pattern itself (no file is named `a.py:build`), so it
-    arrives verbatim; a pattern that matches nothing stays as given and fails as a target.
-    """
-    expanded: list[str] = []
-    for spec in specs:
-        where, colon, name = spec.rpartition(":")
-        matches = sorted(glob.glob(where)) if colon and glob.has_magic(where) else []
-        if matches:
-            expanded.extend(f"{match}:{name}" for match in matches)
-        else:
-            expanded.append(spec)
-    return expanded
-
-
-def shown_path(filename: str) -> str:
-    """`filename` relative to the current directory when it lies inside it, else as recorded."""
-    path, here = os.path.abspath(filename), os.getcwd()
-    return os.path.relpath(path, here) if path.startswith(here + os.sep) else filename
+    if not notes:
+        return report, recorded
+    recorded.recording.notes[:0] = [note for note in notes if note not in recorded.recording.notes]
+    return report_of(recorded, spec), recorded

@@ -4,19 +4,17 @@ The format follows FILE's suffix (.svg .png .pdf .dot, or .graphml / .json expor
 graph). TARGET is any target `check` takes, or a recording saved with `t.save(...)` (a
 `.attntrace` file). Exit status: 0 when the file was
 written, 2 for a target that cannot be loaded, an unknown module or format, or Graphviz
-missing for an image format (.dot needs no Graphviz).
+missing for an image format (.dot needs no Graphviz). `--device meta` draws a model built
+without its weights (shapes only).
+
+The renderer (and torch with it) is imported when the command runs, not for `--help`.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ..render import RenderError, render_to_file
-from ..render.model import THEMES
-from ..render.output import format_of
-from ..targets import isolated
-from .common import OK, USAGE, Command, add_layout_argument, error, trace_target
-
+from .common import OK, USAGE, Command, add_device_argument, add_layout_argument, error, trace_target
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,19 +35,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-flags", action="store_true", help="a clean diagram: findings are not drawn")
     parser.add_argument("--expand", action="store_true",
                         help="draw repeated identical blocks one by one instead of once with 'x N'")
-    parser.add_argument("--theme", choices=sorted(THEMES), default="light", help="colours (default: light)")
+    parser.add_argument("--theme", default="light", metavar="THEME", help="colours: light (default) or dark")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend box")
     add_layout_argument(parser)
+    add_device_argument(parser)
 
 
 def run(options: argparse.Namespace) -> int:
+    from ..render import RenderError, RenderOptions, render_to_file
+    from ..render.output import format_of
+    from ..targets import isolated
+
     try:
-        format_of(options.output)  # an unknown suffix fails before the model runs
+        format_of(options.output)  # an unknown suffix or theme fails before the model runs
+        RenderOptions.of(theme=options.theme)
     except RenderError as problem:
         error(str(problem))
         return USAGE
     with isolated():  # a saved recording is read, anything else traced
-        _, recorded = trace_target(options.target, layout=options.layout)
+        _, recorded = trace_target(options.target, layout=options.layout, device=options.device)
     try:
         written = render_to_file(
             recorded, options.output, depth=options.depth, focus=options.focus, attention=options.attention,

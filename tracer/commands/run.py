@@ -17,23 +17,20 @@ graph instead would show dynamo's rewritten ops, not the user's lines.
 from __future__ import annotations
 
 import argparse
-from importlib.metadata import entry_points
 import os
 import runpy
 import sys
 from contextlib import contextmanager
+from importlib.metadata import entry_points
 from types import TracebackType
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-import torch
-from rich.console import Console
-
-from ..api import report_of
-from ..findings import Report
-from ..recorder import error_text
-from ..trace import Trace
-from .check import print_report
+from ..specs import RECORDING_SUFFIX
 from .common import FAILED, OK, USAGE, Command, add_layout_argument, error
+
+if TYPE_CHECKING:
+    from ..findings import Report
+    from ..trace import Trace
 
 DEFAULT_MAX_PASSES = 3
 INTERRUPTED = 130  # what a shell reports for a Python script stopped by Ctrl-C
@@ -71,30 +68,6 @@ def as_main(script: str, argv: list[str]) -> Iterator[None]:
         sys.path[:] = saved_path
 
 
-@contextmanager
-def uncompiled(notes: list[str]) -> Iterator[None]:
-    """Make `torch.compile` (and `Module.compile`, which calls it) hand back what it was given."""
-    original = torch.compile
-
-    def compile(model: Any = None, **options: Any) -> Any:
-        if model is None:  # `@torch.compile(mode=...)`: the decorator form
-            return lambda target: compile(target, **options)
-        owner = getattr(model, "__self__", model)  # `Module.compile` passes its bound `_call_impl`
-        if isinstance(owner, torch.nn.Module):
-            note = f"torch.compile({type(owner).__name__}) ran uncompiled: attnscope traced the original module (_orig_mod)"
-        else:
-            note = f"torch.compile({getattr(model, '__qualname__', 'a function')}) ran uncompiled under attnscope"
-        if note not in notes:
-            notes.append(note)
-        return model
-
-    torch.compile = compile
-    try:
-        yield
-    finally:
-        torch.compile = original
-
-
 def _exit_status(code: Any) -> int:
     """`sys.exit(code)` as the interpreter turns it into a status: None is 0, text is printed and 1."""
     if code is None:
@@ -130,6 +103,8 @@ def run_script(script: str, argv: list[str], recorded: Trace) -> tuple[int, Base
     The trace is closed with no exception: a forward pass that raised was already noted by
     the recorder, and an exception from elsewhere (or `sys.exit`) is not the model's.
     """
+    from ..compiled import uncompiled
+
     recorded.__enter__()
     try:
         with as_main(script, argv), uncompiled(recorded.recording.notes):
@@ -147,6 +122,8 @@ def run_script(script: str, argv: list[str], recorded: Trace) -> tuple[int, Base
 
 
 def _run_notes(recorded: Trace, max_passes: int, raised: BaseException | None) -> list[str]:
+    from ..recorder import error_text
+
     recording = recorded.recording
     notes = []
     if recording.forward_passes == 0:
@@ -187,19 +164,63 @@ def _print(report: Report, as_json: bool) -> None:
     sys.stdout.flush()  # the script's last output stays above the report on a terminal
     if as_json:
         print(report.to_json(), flush=True)
-    else:
-        print_report(Console(file=sys.stderr, soft_wrap=True, highlight=False), report)
+        return
+    from rich.console import Console
+
+    from ..formats.text import print_report
+
+    print_report(Console(file=sys.stderr, soft_wrap=True, highlight=False), report)
+
+
+def save_problem(path: str) -> str | None:
+    """Why the recording could not be written to `path`, checked before the script runs."""
+    if not path.endswith(RECORDING_SUFFIX):
+        return f"--save {path}: name the recording *{RECORDING_SUFFIX}, so that check, render and tui know it"
+    if os.path.isdir(path):
+        return f"--save {path}: is a directory"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--save {path}: no such directory {os.path.dirname(path) or folder}"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return f"--save {path}: not writable"
+    return None
+
+
+def script_problem(script: str) -> str | None:
+    if os.path.isdir(script):
+        return f"can't run {script!r}: it is a directory (expected a Python script, e.g. {os.path.join(script, 'train.py')})"
+    if not os.path.isfile(script):
+        return f"can't open file {script!r}: no such file"
+    return None
+
+
+def _misplaced_save(options: argparse.Namespace) -> None:
+    """`attnscope run train.py --save x.attntrace` gives --save to the script: say so, before it runs."""
+    args = options.script_args
+    for position, word in enumerate(args):
+        value = word.partition("=")[2] if word.startswith("--save=") else (
+            args[position + 1] if word == "--save" and position + 1 < len(args) else "")
+        if value.endswith(RECORDING_SUFFIX) and not options.save:
+            print(f"attnscope: note: {word} comes after the script, so it is the script's own argument; "
+                  f"attnscope's options come before the script: attnscope run --save {value} {options.script} ...",
+                  file=sys.stderr, flush=True)
+            return
 
 
 def run(options: argparse.Namespace) -> int:
     script = options.script
-    if not os.path.isfile(script):
-        error(f"can't open file {script!r}: no such file")
+    refused = script_problem(script) or (save_problem(options.save) if options.save else None)
+    if refused:
+        error(refused)
         return USAGE
     if options.max_passes < 1:
         error("--max-passes must be at least 1")
         return USAGE
-    recorded = Trace(None, max_passes=options.max_passes, layout=options.layout or "batch-first")
+    _misplaced_save(options)
+    from ..api import report_of
+    from ..trace import Trace
+
+    recorded = Trace(None, max_passes=options.max_passes, layout=options.layout)
     status, raised = run_script(os.path.abspath(script), [script, *options.script_args], recorded)
     recorded.recording.notes.extend(_run_notes(recorded, options.max_passes, raised))
     saved = _saved(recorded, options.save) if options.save else None
@@ -209,6 +230,8 @@ def run(options: argparse.Namespace) -> int:
     _print(report, options.json)
     if options.tui:
         open_tui(recorded, script)
+    if options.save and not saved:  # the script's own failure first, else saving's
+        return status if status != OK else USAGE
     if status == OK and options.fail_on and report.fails(options.fail_on):
         return FAILED
     return status

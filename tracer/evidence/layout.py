@@ -33,6 +33,7 @@ DECLARED = 4.0  # batch_first=True on a torch module
 DEFAULT = 1.0  # batch_first=False, torch's default
 POSITIONS = 2.0
 FEATURES = 2.0
+LONGER = 1.0  # the weakest prior: in an example batch the sequence is usually longer than the batch
 HAND_WRITTEN_BATCH = 2.0
 FORCED = ("batch-first", "seq-first")
 POSITION_OPS = ("add", "sub", "mul")
@@ -55,7 +56,7 @@ class Layout:
     """The settled roles of every data input's dims, and the evidence behind them."""
 
     roles: dict[int, tuple[str, ...]] = field(default_factory=dict)  # vid -> "batch"/"seq"/"feature"/"" per dim
-    attention_products: frozenset[int] = frozenset()  # query-key products found by the last pass
+    attention_products: dict[int, bool] = field(default_factory=dict)  # query-key product -> keys in its rows
     votes: list[Vote] = field(default_factory=list)
     forced: str | None = None  # the user's --layout, which evidence does not override
 
@@ -72,9 +73,6 @@ class Layout:
                 return "seq-first" if roles.index("seq") < roles.index("batch") else "batch-first"
         return "batch-first"
 
-    def same_roles(self, other: "Layout") -> bool:
-        return self.roles == other.roles and self.attention_products == other.attention_products
-
 
 def prior_layout(recording: Recording, forced: str | None = None) -> Layout:
     """The conventional hypothesis (or the user's `--layout`), before any evidence is read."""
@@ -90,7 +88,7 @@ def prior_layout(recording: Recording, forced: str | None = None) -> Layout:
     return Layout(roles, forced=forced)
 
 
-def settle(recording: Recording, prior: Layout, votes: list[Vote], products: frozenset[int]) -> Layout:
+def settle(recording: Recording, prior: Layout, votes: list[Vote], products: dict[int, bool]) -> Layout:
     """The layout per input that the votes support best; a tie keeps the prior's choice."""
     if prior.forced is not None:
         return Layout(dict(prior.roles), products, votes, prior.forced)
@@ -131,21 +129,40 @@ class VoteCollector:
         for axis, dims in inputs.dims.items():
             self.dims_by_root.setdefault(self.table.find(axis), []).extend(dims)
         self.calls = {call.path: call for call in analysis.recording.module_calls}
-        self.votes: list[Vote] = []
+        self.seen: dict[tuple[int, int, str, str], Vote] = {}
 
     def dims_of(self, axis: int) -> list[tuple[int, int]]:
         """The input dims an axis stands for (a role copy stands for its sequence)."""
         return self.dims_by_root.get(self.table.find(self.table.base_of(axis)), [])
 
     def vote(self, axis: int, role: str, weight: float, reason: str, event: int | None) -> None:
+        """One vote per dim, role and kind of evidence: a table applied to q and k, or twelve layers
+        of one attention, are one piece of evidence each, not many."""
         for vid, dim in self.dims_of(axis):
-            self.votes.append(Vote(vid, dim, role, weight, reason, event))
+            key = (vid, dim, role, reason)
+            if key not in self.seen or self.seen[key].weight < weight:
+                self.seen[key] = Vote(vid, dim, role, weight, reason, event)
+
+    @property
+    def votes(self) -> list[Vote]:
+        return list(self.seen.values())
 
     def collect(self) -> list[Vote]:
         self._attention()
         self._positions()
         self._features()
+        self._lengths()
         return self.votes
+
+    def _lengths(self) -> None:
+        """Of an input that may be (B, T) or (T, B), the longer leading dim is likelier the sequence."""
+        for source in data_inputs(self.analysis.recording):
+            options = candidates(source)
+            shape = source.meta.shape
+            if any(option[:2] == ("seq", "batch") for option in options) and shape[0] != shape[1]:
+                longer = 0 if shape[0] > shape[1] else 1
+                key = (source.meta.vid, longer, "seq", "it is the longer of the first two dims")
+                self.seen[key] = Vote(source.meta.vid, longer, "seq", LONGER, key[3])
 
     def _weights(self, module: str) -> tuple[float, float]:
         """(sequence, batch) weight of the evidence an attention block in `module` gives."""
@@ -182,12 +199,17 @@ class VoteCollector:
                 continue
             sides = [analysis.axes_of(meta) for meta in event.inputs]
             for table_side, data_side in ((0, 1), (1, 0)):
-                self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side])
+                self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side],
+                                       event.inputs[data_side].shape)
 
-    def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...]) -> None:
-        if not any(self._is_positions(axis) for axis in table_axes) or any(self._is_positions(a) for a in data_axes):
+    def _table_meets_data(self, event, table_axes: tuple[int, ...], table_shape, data_axes: tuple[int, ...],
+                          data_shape) -> None:
+        aligned = range(1, min(len(table_axes), len(data_axes)) + 1)
+        if not any(self._is_positions(table_axes[-o]) and data_shape[-o] > 1 for o in aligned):
+            return  # no positions run along the data (an arange over heads for ALiBi slopes, say)
+        if any(self._is_positions(a) for a in data_axes):
             return  # positions against positions (i - j for a relative bias) say nothing about the data
-        for offset in range(1, min(len(table_axes), len(data_axes)) + 1):
+        for offset in aligned:
             table_axis, data_axis = table_axes[-offset], data_axes[-offset]
             if self._is_positions(table_axis) and table_shape[-offset] > 1:
                 self.vote(data_axis, "seq", POSITIONS, "positions are added along it", event.index)
@@ -219,8 +241,19 @@ def gather_votes(analysis: "Analysis", inputs: "InputAxes") -> list[Vote]:
     return VoteCollector(analysis, inputs).collect()
 
 
-def attention_products(analysis: "Analysis") -> frozenset[int]:
-    return frozenset(block.product_event for block in analysis.blocks if block.product_event is not None)
+def attention_products(analysis: "Analysis") -> dict[int, bool]:
+    """Each block's query-key product, and whether its keys are its rows: the side the weights
+    are summed over against the values is the key side, however the product was written."""
+    found, table = {}, analysis.table
+    for block in analysis.blocks:
+        if block.product_event is None or block.kind == "sdpa":
+            continue
+        facts = analysis.facts[block.product_event]
+        summed = block.contracted_axes[0] if block.contracted_axes else None
+        found[block.product_event] = bool(summed is not None and facts.query is not None
+                                          and table.same(summed, facts.query)
+                                          and not (facts.key is not None and table.same(summed, facts.key)))
+    return found
 
 
 def describe_votes(votes: Iterable[Vote], recording: Recording) -> str:

@@ -16,6 +16,13 @@ from typing import TYPE_CHECKING
 
 from ..findings import Related
 
+# Ops that only carry a value on (reshape, convert, cut, negate): the line that made the values comes first.
+CARRIERS = frozenset({
+    "unsqueeze", "squeeze", "view", "reshape", "expand", "expand_as", "contiguous", "clone", "detach", "to",
+    "type", "type_as", "float", "bool", "long", "int", "half", "bfloat16", "getitem", "transpose", "permute",
+    "flatten", "unflatten", "repeat", "repeat_interleave", "logical_not", "bitwise_not",
+})
+
 if TYPE_CHECKING:
     from ..analysis import Analysis
 
@@ -58,10 +65,10 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
     buffer or parameter it was made from was registered. `used_at`: the event of the finding,
     whose own line is not a note."""
     seen: set[tuple[str, int]] = set()
+    found: list[tuple[bool, int, Related]] = []
     if used_at is not None:
         event = analysis.recording.events[used_at]
         seen.add((event.file, event.line))
-    found: list[Related] = []
     frontier, visited = [vid], set()
     while frontier and len(found) < limit:
         current = frontier.pop(0)
@@ -74,13 +81,14 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
             for site in registration(analysis, source.kind, source.name) if source is not None else ():
                 if (site.file, site.line) not in seen:
                     seen.add((site.file, site.line))
-                    found.append(site)
+                    found.append((False, len(found), site))
             continue
         if event.file and (event.file, event.line) not in seen:
             seen.add((event.file, event.line))
-            found.append(_place(event.file, event.line, role))
+            found.append((event.op in CARRIERS, len(found), _place(event.file, event.line, role)))
         frontier.extend(meta.vid for meta in event.inputs)
-    return tuple(found[:limit])
+    # the line that made the values first, the lines that only reshaped or converted them after
+    return tuple(place for *_, place in sorted(found)[:limit])
 
 
 def registration(analysis: "Analysis", kind: str, name: str) -> list[Related]:
@@ -97,9 +105,9 @@ def registration(analysis: "Analysis", kind: str, name: str) -> list[Related]:
     what = "buffer" if kind == "buffer" else "parameter"
     for filename in sorted(own) + sorted(others):
         lines = _registration_lines(filename, type_name, attribute)
-        if lines:
-            places = [_place(filename, lines[0], f"{what} {attribute!r} registered here")]
-            return places + [_place(filename, line, f"the {what} built here") for line in lines[1:]]
+        if lines:  # the line that built the value first, then where it became the buffer
+            built = [_place(filename, line, f"the {what} {attribute!r} built here") for line in lines[1:]]
+            return built + [_place(filename, lines[0], f"{what} {attribute!r} registered here")]
     return []
 
 
@@ -131,7 +139,8 @@ def _assignment_of(function: ast.AST, name: str | None, before: int) -> list[int
     if name is None:
         return []
     lines = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Assign) and node.lineno < before
-             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)
+             and not (isinstance(node.value, ast.Constant) and node.value.value is None)]  # not `mask = None`
     return [max(lines)] if lines else []
 
 

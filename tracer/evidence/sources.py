@@ -17,7 +17,7 @@ from ..events import Recording, Source
 # The evidence engine picks one; a rank without candidates gets per-dim evidence only.
 CANDIDATES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {
     ("ids", 2): (("batch", "seq"), ("seq", "batch")),
-    ("float", 2): (("seq", "feature"),),
+    ("float", 2): (("seq", "feature"), ("batch", "seq"), ("batch", "feature")),  # (T, d), raw audio, vectors
     ("float", 3): (("batch", "seq", "feature"), ("seq", "batch", "feature"), ("batch", "feature", "seq")),
 }
 ADDITIVE_HIDING = -1e3  # an additive mask's hiding value lies below this
@@ -35,9 +35,9 @@ def is_mask_like(source: Source, value: torch.Tensor | None) -> bool:
         return False
     if bool(((value == 0) | (value == 1)).all()):
         return True
-    if value.is_floating_point():
-        levels = torch.unique(value[torch.isfinite(value) | torch.isinf(value)])
-        return len(levels) == 2 and float(levels[1]) == 0 and float(levels[0]) < ADDITIVE_HIDING
+    if value.is_floating_point():  # an additive mask: 0 where visible, one very negative value elsewhere
+        low, high = (float(v) for v in torch.aminmax(value))
+        return high == 0 and low < ADDITIVE_HIDING and bool(((value == 0) | (value == low)).all())
     if value.dim() >= 1:
         positions = torch.arange(value.shape[-1], device=value.device).expand_as(value)
         return bool((value == positions).all())
@@ -49,7 +49,14 @@ def data_kind(source: Source) -> str:
 
 
 def data_inputs(recording: Recording) -> list[Source]:
-    """The forward pass's inputs that carry data, in recording order."""
+    """The forward pass's inputs that carry data, in recording order (read once per recording)."""
+    cache = recording.__dict__.setdefault("_data_inputs", {})
+    if "found" not in cache:
+        cache["found"] = _data_inputs(recording)
+    return cache["found"]
+
+
+def _data_inputs(recording: Recording) -> list[Source]:
     found = []
     for source in recording.sources.values():
         if source.kind != "input" or not source.meta.shape:

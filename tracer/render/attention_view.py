@@ -18,7 +18,8 @@ from ..analysis import Analysis
 from ..blocks import LAYOUT_OPS, AttentionBlock
 from ..events import OpEvent, TensorMeta
 from ..findings import Finding
-from .flags import flag_lines, flagged_events, tooltip
+from ..graph import findings_by_event
+from .flags import flag_lines, tooltip
 from .labels import Labeller, mask_kind
 from .model import Cluster, DrawNode, Drawing, RenderError, RenderOptions
 
@@ -51,7 +52,7 @@ class AttentionView:
         self.events = analysis.recording.events
         self.labeller = Labeller(analysis)
         self.table = analysis.table
-        self.findings = flagged_events(analysis) if options.flags else {}
+        self.findings = findings_by_event(analysis) if options.flags else {}
         self.producer = {m.vid: e.index for e in self.events for m in e.outputs}
         self.users: dict[int, list[int]] = {}
         for event in self.events:

@@ -15,8 +15,8 @@ import os
 from ..analysis import Analysis
 from ..events import ModuleCall, OpEvent, Source, TensorMeta
 from ..findings import Finding
-from ..graph import source_node_id
-from .flags import flag_lines, flagged_events, hidden_summary, tooltip
+from ..graph import findings_by_event, source_node_id
+from .flags import flag_lines, hidden_summary, tooltip
 from .labels import Labeller
 from .model import Cluster, DrawNode, Drawing, RenderError, RenderOptions
 from .repeats import Repeats, find_repeats
@@ -40,7 +40,7 @@ class Builder:
         self.events = self.recording.events
         self.calls = self.recording.module_calls
         self.labeller = Labeller(analysis)
-        self.findings = flagged_events(analysis) if options.flags else {}
+        self.findings = findings_by_event(analysis) if options.flags else {}
         self.simple = simplify(analysis, self.findings, options.all_ops)
         self.node_ids = analysis.node_ids
         self.scope, self.base_depth = self._scope(options.focus)

@@ -1,43 +1,18 @@
 """Which ops carry findings, and how a finding reads on a small red box.
 
-Findings are merged per source line and module type (one finding for twelve layers), but a
-diagram must colour every op that has the problem: a merged finding is spread back onto
-every event with the same op, source line and module type, the key the merge used.
+Which ops carry them is `tracer.graph.findings_by_event`: one merged finding is spread back
+onto every layer that has it, the same marks as the graph's `findings` attribute.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from collections import defaultdict
 
-from ..analysis import Analysis
 from ..findings import Finding
 
 FLAG_WIDTH = 36  # characters per line of a flag's message
 MAX_LINES = 3
-
-
-def flagged_events(analysis: Analysis) -> dict[int, list[Finding]]:
-    """Event index -> the findings drawn on it (in the analysis's order)."""
-    events = analysis.recording.events
-    types = analysis.module_types()
-    by_site: dict[tuple, list[int]] = defaultdict(list)
-    for event in events:
-        by_site[(event.op, event.file, event.line, types.get(event.module, event.module))].append(event.index)
-    result: dict[int, list[Finding]] = {}
-    for finding in analysis.findings:
-        if finding.event is None or not 0 <= finding.event < len(events):
-            continue
-        hits = [finding.event]
-        if finding.count > 1:
-            first = events[finding.event]
-            hits = by_site.get((first.op, first.file, first.line, types.get(first.module, first.module)), hits)
-        for index in hits:
-            result.setdefault(index, [])
-            if finding not in result[index]:
-                result[index].append(finding)
-    return result
 
 
 def _axis_names(match: re.Match[str]) -> str:

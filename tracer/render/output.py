@@ -3,12 +3,11 @@
 `.dot` is written by Python alone, so it works where Graphviz's `dot` program is not
 installed; every other image format runs `dot` and, when it is missing, fails with one line
 that says how to install it. `.graphml` and `.json` export the networkx graph itself (with
-axis labels and finding codes as attributes) for other tools.
+`(name, role)` axes on edges and finding codes on ops) for other tools; see docs/graph.md.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any, Callable
@@ -17,7 +16,7 @@ import graphviz
 import networkx as nx
 
 from ..analysis import Analysis
-from .flags import flagged_events
+from ..graph import write_graph
 from .model import Drawing, RenderError, RenderOptions
 
 IMAGE_FORMATS = ("svg", "png", "pdf")
@@ -141,51 +140,23 @@ def _write(path: str, data: bytes) -> None:
 
 
 # ------------------------------------------------------------------ graph exports
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return "×".join(str(v) for v in value)
-    return value
-
-
 def export_graph(analysis: Analysis, options: RenderOptions) -> nx.MultiDiGraph:
-    """The recording's graph with axis labels on edges and finding codes on nodes (focus applied)."""
+    """The analysis's graph (axes on edges, finding codes on ops), cut to `options.focus` if given."""
     source = analysis.graph
-    metas = {m.vid: m for e in analysis.recording.events for m in e.outputs}
-    metas.update({vid: s.meta for vid, s in analysis.recording.sources.items()})
-    findings = flagged_events(analysis)
-    keep = None
-    if options.focus:
-        prefix = options.focus + "."
-        ops = {n for n, d in source.nodes(data=True)
-               if d.get("kind") == "op" and (d.get("module") == options.focus or str(d.get("module", "")).startswith(prefix))}
-        if not ops:
-            raise RenderError(f"no module {options.focus!r} ran in this recording")
-        keep = ops | {p for n in ops for p in source.predecessors(n) if source.nodes[p].get("kind") != "op"}
-    graph = nx.MultiDiGraph(**{k: v for k, v in source.graph.items() if v is not None})
-    for node, data in source.nodes(data=True):
-        if keep is not None and node not in keep:
-            continue
-        attrs = {k: _plain(v) for k, v in data.items() if v is not None}
-        if data.get("kind") == "op":
-            codes = [f.code for f in findings.get(data["event"], [])]
-            attrs["findings"] = ",".join(dict.fromkeys(codes))
-        graph.add_node(node, **attrs)
-    for tail, head, key, data in source.edges(keys=True, data=True):
-        if tail in graph and head in graph:
-            attrs = {k: _plain(v) for k, v in data.items() if v is not None}
-            if data.get("vid") in metas:
-                attrs["axes"] = analysis.describe(metas[data["vid"]])
-            graph.add_edge(tail, head, key=key, **attrs)
-    return graph
+    if not options.focus:
+        return source
+    prefix = options.focus + "."
+    ops = {n for n, d in source.nodes(data=True)
+           if d.get("kind") == "op" and (d.get("module") == options.focus or str(d.get("module", "")).startswith(prefix))}
+    if not ops:
+        raise RenderError(f"no module {options.focus!r} ran in this recording")
+    keep = ops | {p for n in ops for p in source.predecessors(n) if source.nodes[p].get("kind") != "op"}
+    return source.subgraph(keep)
 
 
 def write_export(analysis: Analysis, path: str, fmt: str, options: RenderOptions) -> None:
-    graph = export_graph(analysis, options)
-    if fmt == "graphml":
-        try:
-            nx.write_graphml(graph, path)
-        except OSError as problem:
-            raise RenderError(f"cannot write {path}: {problem.strerror or problem}") from None
-        return
-    data = nx.node_link_data(graph, edges="edges")
-    _write(path, (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"))
+    """`.graphml` (list attributes as JSON text) or node-link `.json`; `tracer.graph.load_graph` reads both."""
+    try:
+        write_graph(export_graph(analysis, options), path)
+    except OSError as problem:
+        raise RenderError(f"cannot write {path}: {problem.strerror or problem}") from None

@@ -14,13 +14,15 @@ from .base import RULES, Axes, OpFacts, RuleContext, fallback
 __all__ = ["Axes", "OpFacts", "RULES", "infer"]
 
 
-def infer(table: AxisTable, event: OpEvent, inputs: list[Axes], attention: bool = False) -> tuple[list[Axes], OpFacts]:
+def infer(table: AxisTable, event: OpEvent, inputs: list[Axes],
+          keys_in_rows: bool | None = None) -> tuple[list[Axes], OpFacts]:
     """Output axes of `event` (one tuple per output) and what the rule learned about it.
 
-    `attention`: evidence from an earlier pass that this product makes attention scores.
+    `keys_in_rows`: evidence from an earlier pass that this product makes attention scores,
+    and on which side its keys are (None when it is not known to).
     """
     facts = OpFacts()
-    ctx = RuleContext(table, event, inputs, facts, attention)
+    ctx = RuleContext(table, event, inputs, facts, keys_in_rows)
     function = RULES.get(event.op, fallback)
     try:
         outputs = function(ctx)

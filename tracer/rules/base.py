@@ -23,8 +23,8 @@ class OpFacts:
 
     contracted: list[tuple[int, int]] = field(default_factory=list)  # (input position, dim) pairs
     normalized: tuple[int, ...] = ()  # dims a softmax / norm / reduction works over (input dims)
-    rows: int | None = None  # a product's free axis from its left operand (queries, in a score table)
-    cols: int | None = None  # ... and from its right operand (keys)
+    query: int | None = None  # a score product's query axis (its rows, unless evidence says otherwise)
+    key: int | None = None  # ... and its key axis
 
 
 @dataclass
@@ -33,7 +33,8 @@ class RuleContext:
     event: OpEvent
     inputs: list[Axes]
     facts: OpFacts
-    attention: bool = False  # an earlier pass found this product to make an attention block's scores
+    keys_in_rows: bool | None = None  # an earlier pass found this product to make attention scores,
+    # with the keys in its rows (k @ q.T) or, as usual, in its columns; None: not known to be attention
 
     def shape(self, position: int) -> tuple[int, ...]:
         return self.event.inputs[position].shape

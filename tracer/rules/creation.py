@@ -1,4 +1,4 @@
-"""Rules for ops that make tensors: fresh axes, positions from arange, *_like copies of their input's axes."""
+"""Rules for ops that make tensors: fresh axes, positions from arange, copies and conversions of their input's axes."""
 
 from __future__ import annotations
 
@@ -19,3 +19,10 @@ def arange_rule(ctx: RuleContext) -> list[Axes]:
 @rule("ones_like", "zeros_like", "full_like", "empty_like", "rand_like", "randn_like")
 def like_rule(ctx: RuleContext) -> list[Axes]:
     return [ctx.inputs[0]]
+
+
+@rule("type_as", "to", "type", "float", "half", "double", "bfloat16", "int", "long", "bool", "contiguous", "clone",
+      "detach", "cpu", "cuda")
+def conversion_rule(ctx: RuleContext) -> list[Axes]:
+    """A copy or a change of dtype or device keeps its input's axes (`x.type_as(q)`: q only lends its dtype)."""
+    return [ctx.inputs[0] if out.shape == ctx.shape(0) else ctx.fresh(out.shape) for out in ctx.event.outputs]

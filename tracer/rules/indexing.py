@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..axes import SEQ_LIKE
 from ..events import TENSOR_SLOT
 from .base import Axes, RuleContext, rule
 
@@ -22,17 +21,22 @@ def join_rule(ctx: RuleContext) -> list[Axes]:
                 ctx.table.unify(x, y, ctx.event.index)
         rest.insert(d, ctx.table.new("unknown", out[d], origin=ctx.event.index))
         return [tuple(rest)]
-    if ctx.event.op != "cat" or not all(len(m.shape) == len(out) for m in ctx.event.inputs):
+    # torch still accepts legacy empty (0,) tensors in a cat (an empty KV cache): they add nothing
+    joined = [(meta, axes) for meta, axes in zip(ctx.event.inputs, ctx.inputs) if meta.shape != (0,)]
+    if ctx.event.op != "cat" or not joined or not all(len(meta.shape) == len(out) for meta, _ in joined):
         return [ctx.fresh(out)]
+    if len(joined) == 1:
+        return [joined[0][1]]
     d = dim % len(out)
-    result = list(ctx.inputs[0])
-    for axes in ctx.inputs[1:]:
+    inputs = [axes for _, axes in joined]
+    result = list(inputs[0])
+    for axes in inputs[1:]:
         for i, axis in enumerate(axes):
             if i != d and ctx.table.get(axis).size != 1:
                 result[i] = ctx.table.unify(result[i], axis, ctx.event.index)
-    pieces = [axes[d] for axes in ctx.inputs]
+    pieces = [axes[d] for axes in inputs]
     kinds = {ctx.table.get(axis).kind for axis in pieces}
-    if kinds & set(SEQ_LIKE):
+    if any(ctx.table.is_positions(axis) for axis in pieces):
         result[d] = ctx.table.join(pieces, ctx.event.index)  # extra tokens + a sequence: one longer sequence
     else:
         kind = "feature" if kinds == {"feature"} else "unknown"
@@ -44,7 +48,7 @@ def join_rule(ctx: RuleContext) -> list[Axes]:
 def split_rule(ctx: RuleContext) -> list[Axes]:
     """Pieces along the split dim are new axes: the q, k and v of a fused projection differ."""
     shape = ctx.shape(0)
-    dim = ctx.event.arg(2, "dim", 0)
+    dim = ctx.event.arg(1, "dim", 0) if ctx.event.op == "unbind" else ctx.event.arg(2, "dim", 0)
     d = dim % len(shape)
     outputs = []
     base = ctx.table.get(ctx.inputs[0][d])
@@ -83,22 +87,40 @@ def index_rule(ctx: RuleContext) -> list[Axes]:
     axes, source_dim = [], 0
     for item in expanded:
         if item is None:
-            axes.append(ctx.table.new("one", 1))
+            axes.append((ctx.table.new("one", 1), True))
             continue
         axis = ctx.inputs[0][source_dim]
         if isinstance(item, dict) and "slice" in item:
-            axes.append(axis if item["slice"] == [None, None, None] else None)
+            axes.append((axis, item["slice"] == [None, None, None]))
         source_dim += 1
     if len(axes) != len(out):
         return [ctx.fresh(out)]
     result = []
-    for position, axis in enumerate(axes):
-        if axis is not None and ctx.table.get(axis).size == out[position]:
+    for position, (axis, full) in enumerate(axes):
+        if ctx.table.get(axis).size == out[position]:  # a slice that keeps every position ([-qlen:] of qlen)
             result.append(axis)
         else:
-            result.append(ctx.table.new("one" if out[position] == 1 else "unknown", out[position], origin=ctx.event.index))
+            result.append(_cut(ctx, axis, out[position]))
     _mark_table_positions(ctx, expanded, result)
     return [tuple(result)]
+
+
+KEPT_WHEN_CUT = ("batch", "seq", "spatial", "feature")
+
+
+def _cut(ctx: RuleContext, axis: int, size: int) -> int:
+    """The axis a slice of `axis` makes: a part of a sequence is a (shorter) sequence, of features features."""
+    table, index = ctx.table, ctx.event.index
+    record = table.get(axis)
+    if size == 1:
+        return table.new("one", 1, origin=index)
+    if record.kind in KEPT_WHEN_CUT or table.is_positions(axis):
+        kind = record.kind if record.kind in KEPT_WHEN_CUT else "seq"
+        seq = f"{record.seq or record.display}[{size}]@{index}" if kind == "seq" else None
+        return table.new(kind, size, name=record.name if kind != "seq" else "", seq=seq, origin=index,
+                         label=f"{size} of the {record.size} positions of {record.display}" if kind == "seq"
+                         else f"a part of {record.display}")
+    return table.new("unknown", size, origin=index)
 
 
 def _mark_table_positions(ctx: RuleContext, index: list, result: list[int]) -> None:

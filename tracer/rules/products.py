@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..axes import MADE_SEQUENCE, SEQ_LIKE, AxisTable
+from ..axes import MADE_SEQUENCE, SEQ_LIKE
 from .base import Axes, RuleContext, rule
 
 
@@ -36,26 +36,31 @@ def _matmul(ctx: RuleContext, left: int, right: int, out_shape: tuple[int, ...])
             batch.append(batch_a[ia])
     rows, cols = a[-2], b[-1]
     if not (vector_left or vector_right):
-        rows, cols = score_roles(table, rows, cols, index, ctx.attention)
-        ctx.facts.rows, ctx.facts.cols = rows, cols
+        rows, cols = score_roles(ctx, rows, cols)
     axes = batch + ([] if vector_left else [rows]) + ([] if vector_right else [cols])
     return tuple(axes) if len(axes) == len(out_shape) else ctx.fresh(out_shape)
 
 
-def score_roles(table: AxisTable, rows: int, cols: int, index: int, attention: bool = False) -> tuple[int, int]:
+def score_roles(ctx: RuleContext, rows: int, cols: int) -> tuple[int, int]:
     """Rows of a product of two sequences are query positions, its columns key positions.
 
-    `attention`: an earlier pass saw this product's output normalized and contracted with
-    values, which makes its rows and columns positions whatever their inputs were named.
+    An earlier pass that saw this product's output normalized and contracted with values
+    (`ctx.keys_in_rows` is not None) makes its rows and columns positions whatever their
+    inputs were named, and says which side the keys are on: the side the values are summed
+    over, so `k @ q.T` scores read right too.
     """
+    table, index, known = ctx.table, ctx.event.index, ctx.keys_in_rows
     row, col = table.get(rows), table.get(cols)
     same = table.base_of(rows) == table.base_of(cols)
-    if attention:
+    if known is not None:
         for axis in (rows, cols):  # positions the model made (latents, object queries) are a sequence now
             table.specify(table.base_of(axis), "seq", name=MADE_SEQUENCE, seq=f"{MADE_SEQUENCE}@{index}.{axis}",
                           label="positions an attention block runs over")
-    if attention or same or (row.kind in SEQ_LIKE and col.kind in SEQ_LIKE):
-        return table.role_copy(rows, "query", index), table.role_copy(cols, "key", index)
+    if known is not None or same or (row.kind in SEQ_LIKE and col.kind in SEQ_LIKE):
+        query, key = (cols, rows) if known else (rows, cols)
+        query, key = table.role_copy(query, "query", index), table.role_copy(key, "key", index)
+        ctx.facts.query, ctx.facts.key = query, key
+        return (key, query) if known else (query, key)
     return rows, cols
 
 
@@ -140,9 +145,7 @@ def einsum_rule(ctx: RuleContext) -> list[Axes]:
         rows = [l for l in free if letters[l][0][0] == 0]
         cols = [l for l in free if letters[l][0][0] == 1]
         if len(rows) >= 1 and len(cols) >= 1:
-            r, c = score_roles(table, chosen[rows[-1]], chosen[cols[-1]], index, ctx.attention)
-            chosen[rows[-1]], chosen[cols[-1]] = r, c
-            ctx.facts.rows, ctx.facts.cols = r, c
+            chosen[rows[-1]], chosen[cols[-1]] = score_roles(ctx, chosen[rows[-1]], chosen[cols[-1]])
     out = tuple(chosen[l] for l in rhs if l in chosen)
     return [out if len(out) == len(ctx.event.outputs[0].shape) else ctx.fresh(ctx.event.outputs[0].shape)]
 
@@ -157,7 +160,7 @@ def sdpa_rule(ctx: RuleContext) -> list[Axes]:
             table.unify(qa, ka, index)
     rows, cols = table.role_copy(q[-2], "query", index), table.role_copy(k[-2], "key", index)
     ctx.facts.contracted = [(0, len(q) - 1), (1, len(k) - 1)]
-    ctx.facts.rows, ctx.facts.cols = rows, cols
+    ctx.facts.query, ctx.facts.key = rows, cols
     mask = ctx.position_of(ctx.event.arg(3, "attn_mask"))
     if mask is not None:
         scores = q[:-2] + (rows, cols)

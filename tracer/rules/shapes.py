@@ -147,24 +147,13 @@ def squeeze_rule(ctx: RuleContext) -> list[Axes]:
     return [axes if len(axes) == len(out) else ctx.fresh(out)]
 
 
-@rule("expand", "expand_as", "broadcast_to")
+@rule("expand", "expand_as", "broadcast_to", "repeat", "tile")
 def expand_rule(ctx: RuleContext) -> list[Axes]:
-    """Dimensions that keep their size keep their axis; grown ones are new, of unknown meaning."""
-    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
-    offset = len(out) - len(shape)
-    axes = []
-    for i, size in enumerate(out):
-        j = i - offset
-        if j >= 0 and shape[j] == size:
-            axes.append(ctx.inputs[0][j])
-        else:
-            axes.append(ctx.table.new("one" if size == 1 else "unknown", size, origin=ctx.event.index))
-    return [tuple(axes)]
+    """Dimensions that keep their size keep their axis; grown singletons are new, of unknown meaning.
 
-
-@rule("repeat", "tile")
-def repeat_rule(ctx: RuleContext) -> list[Axes]:
-    """`x.repeat(r, 1, ...)` tiles: copy-major, so a repeated dim is (copies, x's axis) flattened."""
+    `x.repeat(r, 1, ...)` also grows dims that were not singletons: it tiles, copy-major, so a
+    repeated dim is (copies, x's axis) flattened.
+    """
     shape, out = ctx.shape(0), ctx.event.outputs[0].shape
     offset = len(out) - len(shape)
     axes = []

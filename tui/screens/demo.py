@@ -21,6 +21,12 @@ from ..widgets.demo_panel import LAYERNORM_RULE, DemoPanel
 from ..widgets.key_bar import KeyBar
 from .help import HelpScreen
 
+INTRO = (
+    "The course's attention page: random Q, K and V from a seed, the scaled scores with the mask M, "
+    "the weights softmax normalizes row by row (one query's weights over the keys sum to 1; masked keys "
+    "drawn ░░░░, never as a small weight), the output, and LayerNorm position by position. Every number "
+    "is recomputed from the formulas when a key changes the mask, T, d_k or the seed."
+)
 FORMULA = "C = softmax(Q Kᵀ / √d_k + M) V   M = -inf where a key is hidden, 0 elsewhere; softmax over keys, row by row"
 
 
@@ -78,4 +84,4 @@ class DemoScreen(Screen):
         self.settings = self.settings.changed(**{name: getattr(self.settings, name) + step})
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([("Demo", self.BINDINGS)]))
+        self.app.push_screen(HelpScreen("attnscope demo", INTRO, [("Keys", self.BINDINGS)]))

@@ -55,6 +55,15 @@ VIEW_BINDINGS = [
 ]
 
 
+INTRO = (
+    "attnscope replays one recorded forward pass op by op. Every tensor's axes are named "
+    "(B batch, H heads, Tq/Tk query/key positions, d features); flagged ops carry a red ●. "
+    "Tab moves between the panes (modules, findings, ops, current op); ↑/↓ scroll the focused one, "
+    "Enter on a module or a finding jumps to its op. v opens the numbers behind the current op, "
+    "which has its own help."
+)
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -63,11 +72,11 @@ class MainScreen(Screen):
     """The debugger's main view of one recording."""
 
     BINDINGS = STEP_BINDINGS + VIEW_BINDINGS
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (180, "-xwide")]
 
-    step: reactive[int] = reactive(0)
+    step: reactive[int] = reactive(0, repaint=False)
     """Index of the current op."""
-    attention_only: reactive[bool] = reactive(False)
+    attention_only: reactive[bool] = reactive(False, repaint=False)
     """Whether the timeline shows attention-related ops only."""
 
     def __init__(self, session: Session) -> None:
@@ -217,8 +226,8 @@ class MainScreen(Screen):
         self.app.push_screen(TensorScreen(self.session, self.step, views))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([("Stepping", STEP_BINDINGS), ("Views", VIEW_BINDINGS),
-                                         ("Tensor view", TensorScreen.BINDINGS)]))
+        self.app.push_screen(HelpScreen("attnscope: the debugger", INTRO,
+                                        [("Stepping", STEP_BINDINGS), ("Views", VIEW_BINDINGS)]))
 
     def action_render(self) -> None:
         if not self.session.events:

@@ -21,7 +21,16 @@ from ..widgets.heatmap import Heatmap
 from ..widgets.key_bar import KeyBar
 from ..widgets.layernorm_table import LayerNormTable
 from ..widgets.value_table import ValueTable
+from .help import HelpScreen
 
+INTRO = (
+    "The numbers behind the current op. The attention heatmap shows one batch item and head: rows are "
+    "queries, columns keys, each row's sum on the right (a softmax over the wrong axis shows as rows that "
+    "do not sum to 1); masked keys are drawn ░░░░, a masked key that still carries weight in red. The "
+    "LayerNorm view recomputes each position's mean and variance from the recorded input; the values "
+    "view shows the last two axes of the output, headed by their names. b/B and h/H pick the item and "
+    "head (the first two other axes), ←/→ scroll a wide table."
+)
 VIEW_NAMES = {"weights": "attention weights", "layernorm": "LayerNorm per position", "values": "values"}
 
 
@@ -54,12 +63,13 @@ class TensorScreen(Screen):
         Binding("left", "pan(-8)", "pan", tooltip="scroll a wide table to the left", priority=True),
         Binding("right", "pan(8)", "pan", tooltip="scroll a wide table to the right", priority=True),
         Binding("v", "cycle", "next view", tooltip="next view of this op (heatmap / LayerNorm / values)"),
+        Binding("question_mark", "help", "help", tooltip="this help"),
         Binding("escape,q", "close", "back", tooltip="back to the op list"),
     ]
 
-    batch: reactive[int] = reactive(0)
+    batch: reactive[int] = reactive(0, repaint=False)
     """Chosen index on the first leading dim."""
-    head: reactive[int] = reactive(0)
+    head: reactive[int] = reactive(0, repaint=False)
     """Chosen index on the second leading dim."""
 
     def __init__(self, session: Session, index: int, views: list[str]) -> None:
@@ -89,9 +99,10 @@ class TensorScreen(Screen):
             self.limits = (given.x.shape[0],) if given.x.dim() - given.features >= 2 else ()
             return LayerNormTable(given, id="layernorm")
         tensor = session.recording.values[event.outputs[0].vid]
-        self.limits = value_table(tensor, 0, 0).leading
+        names = [name for name, _ in session.analysis.named_axes(event.outputs[0])]
+        self.limits = value_table(tensor, 0, 0, names).leading
         title = f"out[0] of #{event.index} {event.op}: {session.analysis.describe(event.outputs[0])}"
-        return ValueTable(tensor, title, id="values")
+        return ValueTable(tensor, title, names, id="values")
 
     def _show(self) -> None:
         body = self.query_one("#tensor-body", VerticalScroll)
@@ -137,6 +148,9 @@ class TensorScreen(Screen):
         if len(self.views) > 1:
             self.view = self.views[(self.views.index(self.view) + 1) % len(self.views)]
             self._show()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("attnscope: the numbers behind one op", INTRO, [("Keys", self.BINDINGS)]))
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 KEY_STYLE = "bold reverse"
@@ -25,7 +26,8 @@ class KeyBar(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, screen: Screen) -> None:
-        self.refresh(layout=True)
+        """New keys (another pane focused); the screen is laid out again only if the bar's height changes."""
+        self.refresh(layout=len(self.lines(self.content_size.width or self.size.width)) != self.size.height)
 
     def items(self) -> list[tuple[str, str]]:
         """(keys, description) in binding order, keys of equal descriptions joined by '/'."""
@@ -51,5 +53,16 @@ class KeyBar(Widget):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.lines(width))
 
-    def render(self) -> Text:
-        return Text("\n").join(self.lines(self.content_size.width or self.size.width))
+    _drawn: tuple[tuple, list[Strip]] | None = None  # (items, width, style) -> strips: keys rarely change
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width or self.size.width
+        key = (tuple(self.items()), width, self.rich_style)
+        if self._drawn is None or self._drawn[0] != key:
+            console = self.app.console
+            options = console.options.update(width=width, height=1, no_wrap=True, overflow="crop")
+            strips = [Strip(console.render_lines(line, options, style=self.rich_style, pad=True)[0], width)
+                      for line in self.lines(width)]
+            self._drawn = (key, strips)
+        strips = self._drawn[1]
+        return strips[y] if y < len(strips) else Strip.blank(width, self.rich_style)

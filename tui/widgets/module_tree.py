@@ -21,7 +21,7 @@ OPEN_DEPTH = 2  # levels expanded at start: enough to see the layers of a stack
 class ModuleTree(Tree[str]):
     """Module paths, each labelled `name Type ×calls ●findings`."""
 
-    step: reactive[int] = reactive(0)
+    step: reactive[int] = reactive(0, repaint=False)
     """Index of the current op; its module is highlighted."""
 
     class ModulePicked(Message):

@@ -28,7 +28,8 @@ def describe(session: Session, step: int) -> Group:
     kind = session.module_type(event.module)
     parts: list[Text] = [
         Text.assemble((f"#{event.index} ", "bold"), (event.op, "bold magenta"), f"  {event.target}"),
-        Text.assemble(("module ", "dim"), event.module or "(model)", (f" ({kind})" if kind else "", "cyan")),
+        Text.assemble(("module ", "dim"), event.module or "(model)", (f" ({kind})" if kind else "", "cyan"),
+                      ("  line ", "dim"), str(event.line) if event.file else "–"),
         Text(args_text(event), style="italic"),
     ]
     parts += meaning_lines(session, event)
@@ -52,7 +53,7 @@ class OpDetails(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "page down", show=False),
     ]
 
-    step: reactive[int] = reactive(0)
+    step: reactive[int] = reactive(0, repaint=False)
     """Index of the op to describe."""
 
     def __init__(self, session: Session, **options: object) -> None:

@@ -1,9 +1,11 @@
 """SourceView: the user's source around the current op's call, that line highlighted.
 
-It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike. Each file
-is highlighted once, in a worker thread (Pygments compiles its lexer on first use, half a
-second that must not delay the first screen), and cached: until then the lines show plain.
-A recording opened where the model's code does not exist says so.
+It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike, and never
+wraps: a line wider than the pane ends in "…" (from 180 columns the pane holds an
+88-character line whole). Each file is highlighted once, in a worker thread (Pygments
+compiles its lexer on first use, half a second that must not delay the first screen), and
+cached: until then the lines show plain. A recording opened where the model's code does
+not exist says so.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ..session import Session
@@ -59,7 +62,12 @@ def source_lines(filename: str) -> tuple[tuple[Text, ...], bool]:
 
 
 class SourceView(Widget):
-    """Lines around `file:line` of the current op."""
+    """Lines around `file:line` of the current op, drawn line by line (Textual's line API).
+
+    Each drawn line is kept as a strip, keyed by file, number, whether it is the current
+    line and the width: stepping within a function redraws from cache instead of turning a
+    highlighted page of code into Textual content again (which cost tens of milliseconds).
+    """
 
     step: reactive[int] = reactive(0)
     """Index of the op whose call is shown."""
@@ -67,39 +75,73 @@ class SourceView(Widget):
     def __init__(self, session: Session, **options: object) -> None:
         super().__init__(**options)
         self.session = session
+        self._strips: dict[tuple, Strip] = {}
+        self._shown: tuple | None = None  # (step, height) -> what `_window` found, for one repaint
 
     def watch_step(self) -> None:
         if self.session.events:
             event = self.session.events[self.session.clamp(self.step)]
             self.border_title = f"{shown_path(event.file)}:{event.line}" if event.file else "source"
 
-    def render(self) -> Text:
-        if not self.session.events:
-            return Text("")
+    def _window(self) -> tuple[Text | None, tuple[Text, ...], bool, int, int]:
+        """(message instead of code, lines, highlighted, first, last) for the current step and height."""
+        height = max(self.scrollable_content_region.height, 3)
+        if self._shown is not None and self._shown[0] == (self.step, height):
+            return self._shown[1]
+        found: tuple[Text | None, tuple[Text, ...], bool, int, int]
+        event = self.session.events[self.session.clamp(self.step)] if self.session.events else None
+        if event is None:
+            found = (Text(""), (), False, 0, 0)
+        elif not event.file:
+            found = (Text("no user source line for this op", style="dim"), (), False, 0, 0)
+        else:
+            lines, highlighted = source_lines(event.file)
+            if not highlighted:
+                self._highlight(event.file)
+            # A third of the lines before the call and the rest after; a line wider than the pane
+            # ends in "…" instead of wrapping, so code keeps its shape and the call stays in view.
+            first, last = max(1, event.line - height // 3), min(len(lines), event.line + height)
+            message = None if lines else Text(f"{event.file} is not available here", style="dim")
+            found = (message, lines, highlighted, first, last)
+        self._shown = ((self.step, height), found)
+        return found
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        message, lines, highlighted, first, last = self._window()
+        if message is not None:
+            return self._strip(message, width) if y == 0 else Strip.blank(width, self.rich_style)
+        number = first + y
+        if number > last:
+            return Strip.blank(width, self.rich_style)
         event = self.session.events[self.session.clamp(self.step)]
-        if not event.file:
-            return Text("no user source line for this op", style="dim")
-        lines, highlighted = source_lines(event.file)
-        if not highlighted:
-            self._highlight(event.file)
-        if not lines:
-            return Text(f"{event.file} is not available here", style="dim")
-        # A third of the lines before the call and the rest after: wrapped long lines above
-        # the call must not push it out of view.
-        height = max(self.content_size.height, 3)
-        first, last = max(1, event.line - height // 3), min(len(lines), event.line + height)
-        width = len(str(last))
-        shown = []
-        for number in range(first, last + 1):
-            current = number == event.line
-            gutter = Text(f"{'❱' if current else ' '}{number:>{width}} ", style="bold red" if current else "dim")
-            line = gutter + lines[number - 1] if number - 1 < len(lines) else gutter
+        current = number == event.line
+        digits = len(str(last))
+        key = (event.file, number, current, width, highlighted, digits)
+        strip = self._strips.get(key)
+        if strip is None:
+            gutter = Text(f"{'❱' if current else ' '}{number:>{digits}} ", style="bold red" if current else "dim")
+            line = gutter + lines[number - 1]
             if current:
                 line.stylize(CURRENT_LINE)
-            shown.append(line)
-        return Text("\n").join(shown)
+            strip = self._strips[key] = self._strip(line, width)
+        return strip
+
+    def _strip(self, text: Text, width: int) -> Strip:
+        console = self.app.console
+        options = console.options.update(width=width, height=1, no_wrap=True, overflow="ellipsis")
+        segments = console.render_lines(text, options, style=self.rich_style, pad=True)[0]
+        return Strip(segments, width)
+
+    def on_resize(self) -> None:
+        if len(self._strips) > 2000:  # sizes come and go: keep the cache from growing without end
+            self._strips.clear()
 
     @work(thread=True, exclusive=True, group="highlight")
     def _highlight(self, filename: str) -> None:
         highlight_file(filename)
-        self.app.call_from_thread(self.refresh)
+        self.app.call_from_thread(self._highlighted)
+
+    def _highlighted(self) -> None:
+        self._shown = None
+        self.refresh()

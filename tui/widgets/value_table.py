@@ -1,4 +1,4 @@
-"""ValueTable: a kept tensor's numbers, the last two dims, leading dims picked by keys."""
+"""ValueTable: a kept tensor's numbers, the last two dims, leading dims picked by keys; headed by axis names."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ class ValueTable(WideTable):
     head: reactive[int] = reactive(0)
     """Index along the second leading dim."""
 
-    def __init__(self, tensor: torch.Tensor, title: str, **options: object) -> None:
+    def __init__(self, tensor: torch.Tensor, title: str, names: list[str] | None = None, **options: object) -> None:
         super().__init__(**options)
-        self.tensor, self.caption = tensor, title
+        self.tensor, self.caption, self.names = tensor, title, names
         self.leading: tuple[int, ...] = ()
 
     def on_mount(self) -> None:
@@ -39,9 +39,10 @@ class ValueTable(WideTable):
             self.show(*self.draw())
 
     def draw(self) -> tuple[RenderableType, RenderableType]:
-        data = value_table(self.tensor, self.batch, self.head)
+        data = value_table(self.tensor, self.batch, self.head, self.names)
         self.leading = data.leading
         parts: list[RenderableType] = [Text.assemble((self.caption, "bold magenta"), f"   {' · '.join(data.picks)}")]
         parts += [Text(note, style="italic yellow") for note in data.notes]
         assert data.values is not None
-        return Group(*parts), matrix_table(data.values, corner=f"{data.row_label}\\{data.col_label}", digits=0)
+        corner = f"{data.row_label}\\{data.col_label}" if data.row_label else data.col_label
+        return Group(*parts), matrix_table(data.values, corner=corner, digits=0)

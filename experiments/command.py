@@ -3,6 +3,10 @@
 NAME is gru-vs-transformer, heads or window (any catalogue registered under the entry-point
 group "attnscope.experiments" may add more). Training runs on the CPU with a progress bar
 on stderr; the table is printed on stdout and written with the plots to --out.
+
+The command reaches `attnscope` through the entry-point group "attnscope.commands", as the
+TUI's do: the experiments are an application of the tracer, not part of it. Everything
+heavy (torch, the runner) is imported when the command runs, not when `attnscope` starts.
 """
 
 from __future__ import annotations
@@ -11,19 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
-from ..experiments import load_experiments, run_experiment
-from ..experiments.report import print_table
-from .common import OK, USAGE, Command, error
+from tracer.commands.common import OK, USAGE, Command, error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(options: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from . import load_experiments, run_experiment
+    from .report import print_table
+
     experiments = load_experiments()
     experiment = experiments.get(options.name)
     if experiment is None:
@@ -59,7 +64,7 @@ def run(options: argparse.Namespace) -> int:
 
         outcome = run_experiment(plan, quick=options.quick, seeds=seeds, out=options.out, advance=advance)
     wide = None if sys.stdout.isatty() else 200  # a pipe or a log gets the whole table, not a squeezed one
-    print_table(Console(file=sys.stdout, highlight=False, width=wide), outcome.plan, outcome.rows)
+    print_table(Console(file=sys.stdout, highlight=False, width=wide), outcome.plan, outcome.rows, seeds, options.quick)
     print("wrote " + ", ".join(str(path) for path in outcome.files))
     for reason in outcome.invalid:
         error(f"{plan.name}: {reason}; that arm was not run")

@@ -1,11 +1,12 @@
 """Run the course's comparison experiments (exercises 8-10) and report them with the tracer's counts.
 
-The experiments themselves (tasks, models, which arms) are plain PyTorch in
-`models.experiments`; `tracer` never imports `models` (CONTRACT.md), so their plans arrive
-through the entry-point group "attnscope.experiments", as the zoo's models arrive through
-"attnscope.zoo". This package trains every arm under one protocol (`runner`), measures it
-(`measure`, with counts from a traced forward pass) and writes the table and plots
-(`report`, `plots`).
+An application of the tracer, beside `tui`, not part of it: `tracer` holds record → axes →
+graph → checks → present and the CLI, and finds this package's `attnscope experiment`
+command through the entry-point group "attnscope.commands". The experiments themselves
+(tasks, models, which arms) are plain PyTorch in `models.experiments`, found through the
+group "attnscope.experiments" so other catalogues can add theirs. This package trains every
+arm under one protocol (`runner`), measures it (`measure`, with counts from a traced forward
+pass) and writes the table and plots (`report`, `plots`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..targets import TargetError
-from .report import table_rows, write_csv, write_markdown
-from .runner import Advance, ArmResult, run_plan
+from tracer.targets import TargetError
+
+if TYPE_CHECKING:  # torch comes with them: imported where an experiment runs, not for `attnscope --help`
+    from .runner import Advance, ArmResult
 
 GROUP = "attnscope.experiments"
 
@@ -56,6 +58,8 @@ def run_experiment(
     from .plots import (
         plot,  # matplotlib takes a while to import: only experiments pay for it
     )
+    from .report import table_rows, write_csv, write_markdown
+    from .runner import run_plan
 
     results = run_plan(plan, seeds, advance)
     rows = table_rows(plan, results)

@@ -22,8 +22,8 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch.profiler import ProfilerActivity, profile
 
-from ..api import run_check
-from ..blocks import AttentionBlock
+from tracer.api import run_check
+from tracer.blocks import AttentionBlock
 
 COUNTS = ("module_calls", "attention_calls", "ops", "attention_blocks", "score_elements", "visible_scores")
 

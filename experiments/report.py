@@ -16,11 +16,28 @@ from typing import Any
 import torch
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .measure import COUNTS
 from .runner import THREADS, ArmResult
 
 METRICS = ("params", "accuracy", "acc_std", "acc_by_seed", "train_loss", "train_s", "train_cpu_s", "infer_ms", "peak_mib", *COUNTS, "note")
+
+# The design facts of the arms (what varies and what is held), in words: "D" is the task's
+# lag, not the model width d, which a bare "D" next to "fixed d = 32" would suggest.
+DESIGN_DEFINITIONS = {
+    "T": "sequence length",
+    "D": "lag of the task: class 1 repeats x[t] = x[t-D], so a model must relate positions D apart (not the width d)",
+    "H": "attention heads",
+    "d_head": "width of one head, d / H",
+    "model": "which model",
+    "width": "hidden width: d for the Transformer, the state size for the GRU (chosen to match the parameter count)",
+    "window": "keys each query reads (global: all T)",
+    "method": "how the window is computed: chunked blocks of w queries against 2w keys, a masked T x T table, or global",
+    "reach": "how far back the stacked layers can see: layers x (w - 1)",
+    "dependency": "where x[t-D] lies for that window",
+}
+LABELS = {"D": "lag D"}  # a column's heading where its key alone would mislead
 
 DEFINITIONS = {
     "accuracy": "test accuracy, mean over seeds (acc_std: sample standard deviation, empty for one seed; acc_by_seed: each seed)",
@@ -85,6 +102,17 @@ def shown(value: Any, column: str) -> str:
     return str(value)
 
 
+def label(column: str) -> str:
+    """The heading people read for a table column (the CSV keeps the short key)."""
+    return LABELS.get(column, column)
+
+
+def column_notes(rows: list[dict[str, Any]]) -> list[str]:
+    """`- heading: meaning` for every column of `rows` that has a definition, in table order."""
+    meanings = {**DESIGN_DEFINITIONS, **DEFINITIONS}
+    return [f"- `{label(name)}`: {meanings[name]}" for name in rows[0] if name in meanings]
+
+
 def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
@@ -94,15 +122,18 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     columns = list(rows[0])
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(label(column) for column in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(shown(row[column], column) for column in columns) + " |" for row in rows]
     return "\n".join(lines)
+
+
+QUICK_CAVEAT = "--quick (a smoke test: too few updates for the numbers to mean anything)"
 
 
 def settings_lines(plan: Any, seeds: Sequence[int], quick: bool) -> list[str]:
     training = plan.training
     tasks = dict.fromkeys(variant.task.describe() for variant in plan.variants if not variant.invalid)
-    mode = "--quick (a smoke test: too few updates for the numbers to mean anything)" if quick else "full"
+    mode = QUICK_CAVEAT if quick else "full"
     return [
         f"- mode: {mode}; seeds: {' '.join(map(str, seeds))}",
         (f"- training: {training.steps} AdamW updates of {training.batch_size} samples, lr {training.learning_rate}; "
@@ -116,19 +147,29 @@ def settings_lines(plan: Any, seeds: Sequence[int], quick: bool) -> list[str]:
 
 def write_markdown(plan: Any, rows: list[dict[str, Any]], seeds: Sequence[int], quick: bool, path: Path, plot: str) -> None:
     text = [f"# {plan.title}", "", plan.question, "", *settings_lines(plan, seeds, quick), "",
-            markdown_table(rows), "", f"![{plan.title}]({plot})", "", "Columns:", ""]
-    text += [f"- `{name}`: {meaning}" for name, meaning in DEFINITIONS.items()]
+            markdown_table(rows), "", f"![{plan.title}]({plot})", "", "Columns:", "", *column_notes(rows)]
     path.write_text("\n".join(text) + "\n")
 
 
-def print_table(console: Console, plan: Any, rows: list[dict[str, Any]]) -> None:
-    """The table turned on its side, one column per arm: arms are few and fields many, so it fits a terminal."""
-    table = Table("", *(row["arm"] for row in rows), title=plan.title, title_justify="left")
+def print_table(console: Console, plan: Any, rows: list[dict[str, Any]], seeds: Sequence[int], quick: bool) -> None:
+    """The markdown report on a terminal: the same settings and caveats, the same headings and notes.
+
+    The table is turned on its side, one column per arm: arms are few and fields many, so it
+    fits a terminal.
+    """
+    console.print(Text(plan.title, style="bold"))
+    console.print(plan.question)
+    for line in settings_lines(plan, seeds, quick):
+        console.print(Text(line, style="bold yellow" if QUICK_CAVEAT in line else ""))
+    table = Table("", *(row["arm"] for row in rows))
     for field in list(rows[0])[1:]:
         if field == "acc_std":
             continue
         cells = [shown(row[field], field) for row in rows]
         if field == "accuracy":
             cells = [cell + (f" ± {row['acc_std']:.3f}" if row["acc_std"] != "" else "") for cell, row in zip(cells, rows)]
-        table.add_row(field, *cells)
+        table.add_row(label(field), *cells)
     console.print(table)
+    console.print("Columns:")
+    for note in column_notes(rows):
+        console.print(Text(note.replace("`", ""), style="dim"))

@@ -1,0 +1,73 @@
+"""The screen at every size: which op columns show, a source line never wraps, help says what follows."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pytest
+from textual.widgets import Static
+
+from tui.app import ScopeApp
+from tui.screens.help import END, MORE, HelpScreen
+from tui.widgets.op_timeline import MODULE_MIN, PADDING, OpTimeline, fit_columns
+from tui.widgets.source_view import SourceView
+
+
+def test_columns_drop_by_priority() -> None:
+    narrow = fit_columns(50, number=5, op=11, axes_wanted=44, module_wanted=31)
+    assert (narrow.module, narrow.line) == (0, 0) and narrow.axes == 50 - 5 - 11 - 6 * PADDING
+    wide = fit_columns(84, number=5, op=11, axes_wanted=44, module_wanted=31)
+    room = 84 - 5 - 11 - wide.line - 10 * PADDING
+    assert wide.line and wide.module == MODULE_MIN and wide.axes == room - MODULE_MIN  # the axes widen first
+    roomy = fit_columns(200, number=5, op=11, axes_wanted=44, module_wanted=31)
+    assert (roomy.axes, roomy.module) == (44, 31)
+
+
+@pytest.mark.parametrize("size, module_shown", [((80, 24), False), ((120, 40), True), ((200, 50), True)])
+async def test_op_table_fits_its_pane(scope_app: Callable[[str], ScopeApp], size: tuple[int, int],
+                                      module_shown: bool) -> None:
+    app = scope_app("zoo:ref_encoder_decoder")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        timeline = app.screen.query_one(OpTimeline)
+        fit = timeline.columns_fit
+        assert fit is not None and fit.number and fit.op and fit.axes
+        assert bool(fit.module and fit.line) == module_shown
+        used = sum(width + 2 * PADDING for _, width in fit.shown())
+        assert used <= timeline.scrollable_content_region.width  # nothing to scroll sideways to
+        assert timeline.virtual_size.width <= timeline.scrollable_content_region.width
+
+
+@pytest.mark.parametrize("size, whole", [((80, 24), False), ((200, 50), True)])
+async def test_source_lines_are_cut_not_wrapped(scope_app: Callable[[str], ScopeApp], size: tuple[int, int],
+                                                whole: bool) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        source = app.screen.query_one(SourceView)
+        width = source.scrollable_content_region.width
+        lines = [source.render_line(y) for y in range(source.scrollable_content_region.height)]
+        assert all(line.cell_length == width for line in lines)
+        [current] = [line.text for line in lines if line.text.startswith("❱32")]
+        assert "weights = torch.softmax(scores, dim=-2)" in current
+        assert current.rstrip().endswith("…") != whole  # the 65-character line: whole only when it fits
+        assert (width >= 88 + len("❱32 ")) == whole
+
+
+async def test_help_scrolls_and_says_what_follows(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:softmax_axis_query")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        hint = app.screen.query_one("#help-hint", Static)
+        assert str(hint.render()) == MORE
+        await pilot.press("end")
+        for _ in range(30):  # the scroll may be animated
+            await pilot.pause()
+            if str(hint.render()) == END:
+                break
+        assert str(hint.render()) == END
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)

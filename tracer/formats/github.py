@@ -1,0 +1,56 @@
+"""`--format github`: GitHub Actions workflow commands, so findings annotate the pull request.
+
+    ::error file=subs/bob.py,line=12,title=attnscope softmax-axis::softmax normalizes over ...
+
+Severities map to `error`, `warning` and `notice`; a target that could not be checked is an
+`error` without a file. Values are escaped as the Actions runner expects (`%`, CR, LF, and
+in properties also `:` and `,`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(level: str, message: str, **properties: Any) -> str:
+    given = ",".join(f"{name}={escape_property(str(value))}" for name, value in properties.items() if value)
+    return f"::{level}{' ' + given if given else ''}::{escape_data(message)}"
+
+
+def lines_of(result: dict[str, Any]) -> list[str]:
+    """The workflow commands for one target's object."""
+    from .text import shown_path
+
+    if "error" in result:
+        return [command("error", result["error"], title=f"attnscope {result.get('kind', 'target')}")]
+    lines = []
+    for finding in result.get("findings", ()):
+        message = finding["message"] + (f" (hint: {finding['hint']})" if finding.get("hint") else "")
+        lines.append(command(
+            LEVELS.get(finding["severity"], "notice"), message,
+            file=shown_path(finding["file"]) if finding.get("file") else "", line=finding.get("line") or "",
+            title=f"attnscope {finding['code']}",
+        ))
+    return lines
+
+
+class Github:
+    def show(self, result: dict[str, Any]) -> None:
+        if "error" in result:
+            print(f"attnscope: error: {result['error']}", file=sys.stderr, flush=True)
+        for line in lines_of(result):
+            print(line, flush=True)
+
+    def finish(self) -> None:
+        pass

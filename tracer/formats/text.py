@@ -1,0 +1,158 @@
+"""`--format text`: findings like a compiler, the target's own output framed under it.
+
+    path:line: severity[code]: message
+     42 |     weights = torch.softmax(scores, dim=-2)
+        |                     ^~~~~~~
+      note: mask built here (in forward): path:37
+      hint: ...
+    TARGET: output (2 lines):
+      | number of parameters: 1.2M
+    TARGET: 1 error, 0 warnings (17 ops, 1 attention block)
+
+A target that could not be checked gets `attnscope: error: ...` on standard error, with
+its output framed beneath it there.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text as RichText
+
+from ..findings import Finding, Related, Report
+
+SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+OUTPUT_LINES = 20  # lines of a target's own output shown in text mode (JSON carries more)
+
+
+def shown_path(filename: str) -> str:
+    """`filename` relative to the current directory when it lies inside it, else as recorded."""
+    path, here = os.path.abspath(filename), os.getcwd()
+    return os.path.relpath(path, here) if path.startswith(here + os.sep) else filename
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def marker(line: str, op: str) -> str:
+    """`^~~~` under the op's name in the code part of `line`, or under the whole statement."""
+    code = line.split("#", 1)[0].rstrip()
+    found = re.search(rf"\b{re.escape(op)}\b", code) if op else None
+    start, end = found.span() if found else (len(code) - len(code.lstrip()), len(code))
+    return " " * start + "^" + "~" * max(end - start - 1, 0)
+
+
+def finding_lines(finding: Finding, target: str) -> list[RichText]:
+    """`path:line: error[code]: message`, the source line with a marker, notes and the hint."""
+    location = f"{shown_path(finding.file)}:{finding.line}" if finding.file else target
+    lines = [
+        RichText.assemble(
+            (location, "bold"), ": ",
+            (f"{finding.severity}[{finding.code}]", SEVERITY_STYLES.get(finding.severity, "bold")),
+            ": ", finding.message,
+        )
+    ]
+    source = ""
+    if finding.file:
+        linecache.checkcache(finding.file)  # the file may have been edited since it was cached
+        source = linecache.getline(finding.file, finding.line).rstrip().expandtabs()
+    if source.strip():
+        gutter = str(finding.line)
+        lines.append(RichText(f" {gutter} | {source}"))
+        lines.append(RichText.assemble(f" {' ' * len(gutter)} | ", (marker(source, finding.op), "bold green")))
+    for place in finding.related:
+        lines.extend(related_lines(place))
+    if finding.hint:
+        lines.append(RichText.assemble("  ", ("hint", "bold"), f": {finding.hint}"))
+    return lines
+
+
+def related_lines(place: Related) -> list[RichText]:
+    """`note: mask built here` with its location and source line, under the finding."""
+    where = f"{shown_path(place.file)}:{place.line}" if place.file else "?"
+    function = f" (in {place.function})" if place.function else ""
+    lines = [RichText.assemble("  ", ("note", "bold cyan"), f": {place.role}{function}: ", (where, "bold"))]
+    source = ""
+    if place.file:
+        linecache.checkcache(place.file)
+        source = linecache.getline(place.file, place.line).rstrip().expandtabs()
+    if source.strip():
+        lines.append(RichText(f" {place.line} | {source}"))
+    return lines
+
+
+def summary_line(report: Report) -> RichText:
+    counts = report.counts()
+    ops, blocks = report.summary.get("ops", 0), report.summary.get("attention_blocks", 0)
+    found = [_plural(counts["error"], "error"), _plural(counts["warning"], "warning")]
+    if counts["info"]:
+        found.append(f"{counts['info']} info")
+    verdict = ", ".join(found) if any(counts.values()) else "no findings"
+    style = "bold red" if counts["error"] else "bold yellow" if counts["warning"] else "bold green"
+    return RichText.assemble(
+        (report.target, "bold"), ": ", (verdict, style),
+        f" ({_plural(ops, 'op')}, {_plural(blocks, 'attention block')})",
+    )
+
+
+def output_lines(target: str, output: str) -> list[RichText]:
+    """A target's own stdout/stderr, framed and cut, so it is never mistaken for attnscope's."""
+    lines = output.rstrip("\n").splitlines()
+    shown = lines[:OUTPUT_LINES]
+    framed = [RichText.assemble((target, "bold"), f": output ({_plural(len(lines), 'line')}):")]
+    framed += [RichText(f"  | {line}") for line in shown]
+    if len(lines) > len(shown):
+        framed.append(RichText(f"  | [... {len(lines) - len(shown)} more lines; --format json carries more ...]"))
+    return framed
+
+
+def print_report(console: Console, report: Report, output: str = "") -> None:
+    for finding in report.findings:
+        for line in finding_lines(finding, report.target):
+            console.print(line)
+        console.print()
+    for note in report.notes:
+        console.print(RichText(f"{report.target}: note: {note}"))
+    if output:
+        for line in output_lines(report.target, output):
+            console.print(line)
+    console.print(summary_line(report))
+
+
+def report_from_dict(data: dict[str, Any]) -> Report:
+    """The `Report` a result object was made from (as `Report.to_dict` wrote it)."""
+    findings = [
+        Finding(
+            item["code"], item["severity"], item["message"], item.get("file", ""), item.get("line", 0),
+            item.get("module", ""), item.get("op", ""), item.get("node", ""), hint=item.get("hint", ""),
+            count=item.get("count", 1), related=tuple(Related(**place) for place in item.get("related", ())),
+        )
+        for item in data.get("findings", ())
+    ]
+    return Report(findings, data.get("summary", {}), target=data["target"], notes=list(data.get("notes", ())))
+
+
+class Text:
+    """Reports on standard output, targets that could not be checked on standard error."""
+
+    def __init__(self) -> None:
+        self.out = Console(file=sys.stdout, soft_wrap=True, highlight=False)
+        self.err = Console(file=sys.stderr, soft_wrap=True, highlight=False)
+
+    def show(self, result: dict[str, Any]) -> None:
+        output = result.get("output", "")
+        if "error" in result:
+            self.err.print(RichText(f"attnscope: error: {result['error']}"))
+            for line in output_lines(result["target"], output) if output else ():
+                self.err.print(line)
+            return
+        print_report(self.out, report_from_dict(result), output)
+
+    def finish(self) -> None:
+        sys.stdout.flush()
