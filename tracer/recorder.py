@@ -66,10 +66,14 @@ class Recorder(TorchFunctionMode):
         model: nn.Module | None = None,
         *,
         value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
-        mask_budget_bytes: int = MASK_BUDGET_BYTES,
+        mask_budget_bytes: int | None = None,
         max_passes: int | None = None,
     ) -> None:
+        """`mask_budget_bytes`: for masks and what builds them; by default 1 GiB, or the value
+        budget where that is larger (so raising the value budget never keeps fewer masks)."""
         super().__init__()
+        if mask_budget_bytes is None:
+            mask_budget_bytes = max(MASK_BUDGET_BYTES, value_budget_bytes)
         self.model = model
         self.max_passes = max_passes
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")

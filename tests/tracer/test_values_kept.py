@@ -138,3 +138,20 @@ def test_statistics_and_dropped_survive_a_save_and_load(tmp_path: Path) -> None:
     assert loaded.dropped == original.dropped != []
     vids = sorted({m.vid for e in original.events for m in (*e.inputs, *e.outputs)} | set(original.sources))
     assert all(_same(loaded.stats_of(vid), original.stats_of(vid)) for vid in vids)
+
+
+def test_the_mask_budget_is_its_own_and_never_below_the_value_budget() -> None:
+    torch.manual_seed(0)
+    model = CausalLeak().eval()
+    x = torch.randn(1, 40, 4)
+    with tracer.trace(model, value_budget_bytes=0) as roomy_masks:
+        model(x)
+    kept = roomy_masks.recording.values
+    masks = {e.outputs[0].vid for e in roomy_masks.recording.events if e.op in ("tril", "bitwise_not")}
+    assert masks and masks <= set(kept) and all(kept[vid].dtype == torch.bool for vid in kept)
+    with tracer.trace(model, value_budget_bytes=0, mask_budget_bytes=0) as no_masks:
+        model(x)
+    assert no_masks.recording.values == {} and masks <= set(no_masks.recording.dropped)
+    with tracer.trace(model, value_budget_bytes=3 * 2**30) as large:
+        model(x)
+    assert large._recorder.keeper.mask_budget_bytes == 3 * 2**30
