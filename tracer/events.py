@@ -164,7 +164,17 @@ class Recording:
         return {meta.vid: event.index for event in self.events for meta in event.outputs}
 
     def ops(self, *names: str) -> Iterator[OpEvent]:
-        """Events whose canonical op name is one of `names` (all events when none given)."""
-        for event in self.events:
-            if not names or event.op in names:
-                yield event
+        """Events whose canonical op name is one of `names` (all events when none given), in
+        recording order. The checks ask this often, so the events are indexed by op once."""
+        if not names:
+            return iter(self.events)
+        index = self.__dict__.get("_by_op")
+        if index is None or index[0] != len(self.events):  # built once, rebuilt if events were added
+            by_op: dict[str, list[OpEvent]] = {}
+            for event in self.events:
+                by_op.setdefault(event.op, []).append(event)
+            index = self.__dict__["_by_op"] = (len(self.events), by_op)
+        found = [event for name in dict.fromkeys(names) for event in index[1].get(name, ())]
+        if len(names) > 1:
+            found.sort(key=lambda event: event.index)
+        return iter(found)
