@@ -4,10 +4,12 @@
     .venv/bin/python benchmarks/overhead.py --only bert --repeat 5
 
 Prints, per model: the untraced forward time, the checked time and their ratio, measured in
-the same process; peak resident memory of a fresh process during each (and how much the
-forward itself added to what the built model held); and, where it is
-installed, the same forward under torchlens (`torchlens.trace`). Figures only: nothing here
-is asserted, and the tests never time anything.
+the same process (one thread by default, the minimum over the runs, wall and CPU time: the
+machine is shared, and the minimum CPU time moves least); peak resident memory of a fresh
+process during each (and how much the forward itself added to what the built model held);
+and, where it is installed, the same forward under torchlens (`torchlens.trace`). Figures
+only: nothing here is asserted, and the tests never time anything.
+`benchmarks/per_op.py` splits the checked time into its stages, per op.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
@@ -65,15 +66,15 @@ MODELS: dict[str, Callable[[], Workload]] = {
 
 
 def timed(function: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter) -> float:
-    """Median over `repeat` runs after a warm-up. `time.process_time` (CPU seconds of this
-    process, all threads) is the steadier clock on a machine that is busy with other work."""
+    """Minimum over `repeat` runs after a warm-up: other jobs only ever add time. `time.process_time`
+    (CPU seconds of this process, all threads) is the steadier clock on a busy machine."""
     function()  # warm-up
     samples = []
     for _ in range(repeat):
         start = clock()
         function()
         samples.append(clock() - start)
-    return statistics.median(samples)
+    return min(samples)
 
 
 def resident_mib() -> float:
@@ -121,11 +122,12 @@ def torchlens_time(name: str, repeat: int) -> float | None:
     torch's functions globally, which would slow every later measurement in this one."""
     code = (
         "import sys, torch; sys.path.insert(0, %r); import benchmarks.overhead as b\n"
+        "torch.set_num_threads(%d)\n"
         "try:\n    import torchlens\nexcept ImportError:\n    print('absent'); raise SystemExit\n"
         "torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval()\n"
         "with torch.no_grad():\n"
         "    print(b.timed(lambda: torchlens.trace(m, list(a) or None, input_kwargs=k or None), %d))"
-    ) % (ROOT, name, repeat)
+    ) % (ROOT, torch.get_num_threads(), name, repeat)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     lines = out.stdout.strip().splitlines()
     if out.returncode != 0 or not lines or lines[-1] == "absent":
@@ -140,7 +142,9 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(MODELS), action="append")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory subprocesses")
+    parser.add_argument("--threads", type=int, default=1, help="torch's intra-op threads (default 1)")
     options = parser.parse_args()
+    torch.set_num_threads(options.threads)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, torch {torch.__version__}, "
           f"{torch.get_num_threads()} threads")
     results = {}

@@ -1,6 +1,6 @@
 """The recording as plain data: what one traced forward pass leaves behind.
 
-Everything here is immutable and torch-free except `Recording.values` (kept tensors), so
+Everything here is read-only and torch-free except `Recording.values` (kept tensors), so
 later stages (axes, graph, checks, rendering, the TUI) read a recording without ever
 touching the live model, and a saved recording reloads without the model's code.
 """
@@ -10,16 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from .statistics import ValueStats, value_stats
+
+__all__ = ["ModuleCall", "OpEvent", "Recording", "Source", "TENSOR_SLOT", "TensorMeta", "ValueStats"]
+
 # A JSON-able stand-in for a tensor argument: {"$t": i} means `event.inputs[i]`.
 TENSOR_SLOT = "$t"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TensorMeta:
     """One tensor *value* as seen by the recorder.
 
     `vid` names a value, not a Python object: an in-place op gives its tensor a new vid, so
     every vid has exactly one producer (an event or a source).
+
+    Read-only by convention and hashed by value; not frozen, because a frozen dataclass
+    sets each field through `object.__setattr__`, and the recorder makes one per value.
     """
 
     vid: int
@@ -36,17 +43,6 @@ class TensorMeta:
 
 
 @dataclass(frozen=True, slots=True)
-class ValueStats:
-    """Cheap statistics of a floating or boolean value, kept for every recorded output."""
-
-    minimum: float
-    maximum: float
-    mean: float
-    nonfinite: int  # count of NaN and +-Inf elements
-    nan: int
-
-
-@dataclass(frozen=True, slots=True)
 class Source:
     """A value that entered the forward pass without being produced by a recorded op."""
 
@@ -55,13 +51,16 @@ class Source:
     meta: TensorMeta
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OpEvent:
     """One torch function or Tensor method call made by the user's forward code.
 
     `args`/`kwargs` hold every non-tensor argument as JSON-able data (ints, floats, strings,
     lists, slices as {"slice": [start, stop, step]}, dtypes as strings) and tensors as
     {"$t": i} pointing into `inputs`. `error` is set when the call raised.
+
+    Read-only by convention, not frozen: a frozen dataclass sets each field through
+    `object.__setattr__`, which costs about a microsecond per recorded op.
     """
 
     index: int
@@ -99,9 +98,12 @@ class OpEvent:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ModuleCall:
-    """One call of an `nn.Module`; events `first_event <= i < end_event` ran inside it."""
+    """One call of an `nn.Module`; events `first_event <= i < end_event` ran inside it.
+
+    Read-only by convention, not frozen, for the same reason as `OpEvent`.
+    """
 
     index: int
     path: str
@@ -134,6 +136,9 @@ class Recording:
     error_line: int = 0
     device: str = "cpu"
     notes: list[str] = field(default_factory=list)
+    # vids whose values the checks read but were not kept (value budget): the analysis says
+    # which checks that limited
+    dropped: list[int] = field(default_factory=list)
 
     def stats_of(self, vid: int) -> ValueStats | None:
         """Statistics of a value: recorded with its op, or computed (once) from its kept copy."""
@@ -143,25 +148,33 @@ class Recording:
         return cache[vid]
 
     def _recorded_stats(self, vid: int) -> ValueStats | None:
-        where = self.__dict__.setdefault("_output_positions", {
-            meta.vid: (event, position) for event in self.events for position, meta in enumerate(event.outputs)})
+        where = self.__dict__.get("_output_positions")
+        if where is None:  # built once, on the first question
+            where = self.__dict__["_output_positions"] = {
+                meta.vid: (event, position) for event in self.events for position, meta in enumerate(event.outputs)}
         if vid in where:
             event, position = where[vid]
             if position < len(event.stats) and event.stats[position] is not None:
                 return event.stats[position]
         value = self.values.get(vid)
-        if value is None:
-            return None
-        from .values import value_stats  # torch only where there are tensors
-
-        return value_stats(value)
+        return None if value is None else value_stats(value)
 
     def producers(self) -> dict[int, int]:
         """vid -> index of the event that produced it."""
         return {meta.vid: event.index for event in self.events for meta in event.outputs}
 
     def ops(self, *names: str) -> Iterator[OpEvent]:
-        """Events whose canonical op name is one of `names` (all events when none given)."""
-        for event in self.events:
-            if not names or event.op in names:
-                yield event
+        """Events whose canonical op name is one of `names` (all events when none given), in
+        recording order. The checks ask this often, so the events are indexed by op once."""
+        if not names:
+            return iter(self.events)
+        index = self.__dict__.get("_by_op")
+        if index is None or index[0] != len(self.events):  # built once, rebuilt if events were added
+            by_op: dict[str, list[OpEvent]] = {}
+            for event in self.events:
+                by_op.setdefault(event.op, []).append(event)
+            index = self.__dict__["_by_op"] = (len(self.events), by_op)
+        found = [event for name in dict.fromkeys(names) for event in index[1].get(name, ())]
+        if len(names) > 1:
+            found.sort(key=lambda event: event.index)
+        return iter(found)

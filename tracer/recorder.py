@@ -2,19 +2,19 @@
 
 Hooks are global state, so everything is installed in `Recorder.start` and removed in
 `Recorder.stop`, which the `trace` context manager calls also when the forward raises.
-The recorder never changes a value: it reads shapes, computes statistics on detached
-tensors with the mode switched off, and copies the few values later stages need.
+The recorder never changes a value: it reads shapes, and copies (or takes statistics of)
+values with the mode switched off; `ValueBook` decides which.
+
+Every op of the user's forward passes through `__torch_function__`, so that path does the
+least it can: a cached op name, one walk over the arguments, cached value metadata for the
+inputs, the user's line from a per-code-object cache, and one slotted event.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import sys
-import weakref
-from collections.abc import Mapping
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 import torch.nn.functional as F
@@ -22,114 +22,40 @@ from torch import nn
 from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
 from torch.overrides import TorchFunctionMode
 
-from .events import TENSOR_SLOT, ModuleCall, OpEvent, Recording, Source, TensorMeta
-from .opnames import op_name
+from .arguments import output_tensors, plain_args, plain_kwargs, tensor_list, tensors_in
+from .events import ModuleCall, OpEvent, Recording, Source, TensorMeta
+from .metadevice import HOST_COPIES, on_meta, without_copy
+from .modulefacts import layout_attributes, learn_names
+from .opnames import OpName, op_name
 from .source import raise_location, user_location
-from .values import DEFAULT_BUDGET_BYTES, ValueKeeper, value_stats
+from .valuebook import SAME_WHEN_UNCHANGED, ValueBook
+from .values import DEFAULT_BUDGET_BYTES, MASK_BUDGET_BYTES, ValueKeeper
 
 META_NOTE = "value checks skipped on the meta device"
+Tensor = torch.Tensor
 
 # Python functions whose single torch-function dispatch would hide the ops inside them;
 # the recorder re-enters them with the mode on so their inner matmul/softmax are seen.
 COMPOSITES = frozenset({F.multi_head_attention_forward})
 
-
-def plain(value: Any, tensors: list[torch.Tensor]) -> Any:
-    """`value` as JSON-able data, tensors replaced by {"$t": i} and appended to `tensors`."""
-    if isinstance(value, torch.Tensor):
-        tensors.append(value)
-        return {TENSOR_SLOT: len(tensors) - 1}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [plain(item, tensors) for item in value]
-    if isinstance(value, dict):
-        return {str(key): plain(item, tensors) for key, item in value.items()}
-    if isinstance(value, slice):
-        return {"slice": [plain(value.start, tensors), plain(value.stop, tensors), plain(value.step, tensors)]}
-    if value is Ellipsis:
-        return "..."
-    if isinstance(value, (torch.dtype, torch.device, torch.layout, torch.memory_format)):
-        return str(value)
-    return {"object": type(value).__name__}
+# What `__torch_function__` must know of a function beyond its name, as bits.
+QUERY, COMPOSITE, HOST_COPY, WRITES_IF_TRAINING = 1, 2, 4, 8
 
 
-LAYOUT_ATTRIBUTES = ("batch_first", "padding_idx")
+# func -> (its name, its special bits), for every function any recorder has seen
+_KNOWN: dict[Callable, tuple[OpName, int]] = {}
 
 
-def layout_attributes(module: nn.Module) -> dict[str, Any]:
-    """What a module states about its inputs' layout: evidence the analysis weighs.
-
-    `batch_first` of torch's attention and transformer modules, `padding_idx` of embeddings,
-    and a HuggingFace config's `pad_token_id`; plain data, so a saved recording keeps them.
-    """
-    stated = {name: value for name in LAYOUT_ATTRIBUTES
-              if isinstance(value := getattr(module, name, None), (bool, int)) and not isinstance(value, torch.Tensor)}
-    pad = getattr(getattr(module, "config", None), "pad_token_id", None)
-    if isinstance(pad, int):
-        stated["pad_token_id"] = pad
-    return stated
+def _classify(func: Callable) -> tuple[OpName, int]:
+    name = op_name(func)
+    special = (QUERY if name.query else 0) | (COMPOSITE if func in COMPOSITES else 0)
+    special |= (HOST_COPY if name.op in HOST_COPIES else 0) | (WRITES_IF_TRAINING if name.op in SAME_WHEN_UNCHANGED else 0)
+    return name, special
 
 
 def error_text(error: BaseException) -> str:
     """How a recording names the exception a forward pass raised: "RuntimeError: message"."""
     return f"{type(error).__name__}: {error}"
-
-
-def tensors_in(value: Any) -> Iterator[torch.Tensor]:
-    """Every tensor inside nested tuples, lists, dicts and dataclass-like outputs, in order."""
-    if isinstance(value, torch.Tensor):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from tensors_in(item)
-    elif isinstance(value, Mapping):  # dicts, ModelOutput, BatchEncoding (a UserDict)
-        for item in value.values():
-            yield from tensors_in(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for item in dataclasses.fields(value):
-            yield from tensors_in(getattr(value, item.name))
-
-
-_DTYPE_NAMES = {dtype: str(dtype).removeprefix("torch.") for dtype in
-                (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int64, torch.int32, torch.bool)}
-
-
-def _meta(tensor: torch.Tensor, vid: int) -> TensorMeta:
-    dtype = tensor.dtype
-    name = _DTYPE_NAMES.get(dtype) or str(dtype).removeprefix("torch.")
-    device = tensor.device
-    return TensorMeta(vid, tuple(tensor.shape), name, "cpu" if device.type == "cpu" else str(device))
-
-
-class ValueIds:
-    """tensor -> vid of its current value, holding the tensors only weakly.
-
-    Keyed by `id()` with a weak reference to check identity: a lookup creates nothing, which
-    matters at several lookups per recorded op (torch's WeakIdKeyDictionary builds a
-    reference object for every one).
-    """
-
-    def __init__(self) -> None:
-        self._entries: dict[int, tuple[weakref.ref, int]] = {}
-
-    def get(self, tensor: torch.Tensor) -> int | None:
-        entry = self._entries.get(id(tensor))
-        return entry[1] if entry is not None and entry[0]() is tensor else None
-
-    def set(self, tensor: torch.Tensor, vid: int) -> None:
-        key, entries = id(tensor), self._entries
-        entry = entries.get(key)
-        if entry is not None and entry[0]() is tensor:
-            entries[key] = (entry[0], vid)
-            return
-
-        def forget(dead: weakref.ref, key: int = key) -> None:
-            current = entries.get(key)
-            if current is not None and current[0] is dead:
-                del entries[key]
-
-        entries[key] = (weakref.ref(tensor, forget), vid)
 
 
 class Recorder(TorchFunctionMode):
@@ -140,20 +66,23 @@ class Recorder(TorchFunctionMode):
         model: nn.Module | None = None,
         *,
         value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        mask_budget_bytes: int | None = None,
         max_passes: int | None = None,
-        statistics: bool = True,
     ) -> None:
+        """`mask_budget_bytes`: for masks and what builds them; by default 1 GiB, or the value
+        budget where that is larger (so raising the value budget never keeps fewer masks)."""
         super().__init__()
+        if mask_budget_bytes is None:
+            mask_budget_bytes = max(MASK_BUDGET_BYTES, value_budget_bytes)
         self.model = model
         self.max_passes = max_passes
-        self.statistics = statistics
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")
-        self.keeper = ValueKeeper(value_budget_bytes)
-        self._vids = ValueIds()
-        self._next_vid = 0
+        self.keeper = ValueKeeper(value_budget_bytes, mask_budget_bytes)
+        self.values = ValueBook(self.keeper)
         self._stack: list[dict[str, Any]] = []
         self._calls: list[ModuleCall | None] = []
         self._paths: dict[int, str] = {}
+        self._attributes: dict[int, dict[str, Any]] = {}
         self._named_tensors: dict[int, tuple[str, str]] = {}
         self._paused = False
         self._handles: list[Any] = []
@@ -162,7 +91,7 @@ class Recorder(TorchFunctionMode):
     # ----------------------------------------------------------------- install / remove
     def start(self) -> None:
         if self.model is not None:
-            self._learn_names(self.model)
+            learn_names(self.model, self._paths, self._named_tensors)
         self._fastpath = torch.backends.mha.get_fastpath_enabled()
         torch.backends.mha.set_fastpath_enabled(False)
         self._handles = [
@@ -186,9 +115,10 @@ class Recorder(TorchFunctionMode):
                 self._close_call(self._stack[-1], None, raised=True)
             self.recording.module_calls = [call for call in self._calls if call is not None]
             self.recording.values = self.keeper.kept
-            if self.keeper.skipped:
+            self.recording.dropped = list(self.keeper.dropped)
+            if self.keeper.dropped:
                 self.recording.notes.append(
-                    f"value budget reached: {self.keeper.skipped} values kept as statistics only"
+                    f"value budget reached: {len(self.keeper.dropped)} values kept as statistics only"
                 )
             self._note_device()
             if error is not None:
@@ -208,39 +138,18 @@ class Recorder(TorchFunctionMode):
         if self.recording.device == "meta" and META_NOTE not in self.recording.notes:
             self.recording.notes.append(META_NOTE)
 
-    def _learn_names(self, model: nn.Module) -> None:
-        for path, module in model.named_modules(remove_duplicate=False):
-            self._paths.setdefault(id(module), path)
-        for name, tensor in model.named_parameters(remove_duplicate=False):
-            self._named_tensors.setdefault(id(tensor), ("param", name))
-        for name, tensor in model.named_buffers(remove_duplicate=False):
-            self._named_tensors.setdefault(id(tensor), ("buffer", name))
+    def _note(self, text: str) -> None:
+        if text not in self.recording.notes:
+            self.recording.notes.append(text)
 
-    @contextmanager
-    def _pause(self) -> Iterator[None]:
-        """The recorder's own bookkeeping in hooks: not recorded, and not even dispatched to the mode."""
-        self._paused, previous = True, self._paused
-        try:
-            with torch._C.DisableTorchFunction():
-                yield
-        finally:
-            self._paused = previous
-
-    # ----------------------------------------------------------------- value ids
-    def _new_value(self, tensor: torch.Tensor, op: str) -> TensorMeta:
-        vid = self._next_vid
-        self._next_vid += 1
-        self._vids.set(tensor, vid)
-        self.keeper.offer(vid, op, tensor)
-        return _meta(tensor, vid)
-
+    # ----------------------------------------------------------------- values
     def _value_of(self, tensor: torch.Tensor) -> TensorMeta:
         """The current value of `tensor`, registering it as a source if no op produced it."""
-        vid = self._vids.get(tensor)
-        if vid is not None:
-            return _meta(tensor, vid)
+        entry = self.values.entries.get(id(tensor))
+        if entry is not None and entry[0]() is tensor:
+            return entry[1]
         kind, name = self._named_tensors.get(id(tensor), ("external", ""))
-        meta = self._new_value(tensor, "source")
+        meta = self.values.source(tensor)
         self.recording.sources[meta.vid] = Source(kind, name or f"tensor_{meta.vid}", meta)
         return meta
 
@@ -258,9 +167,9 @@ class Recorder(TorchFunctionMode):
         for name, value in bound.items():
             found = list(tensors_in(value))
             for position, tensor in enumerate(found):
-                if self._vids.get(tensor) is not None:
+                if self.values.meta(tensor) is not None:
                     continue
-                meta = self._new_value(tensor, "input")
+                meta = self.values.source(tensor)
                 label = name if len(found) == 1 else f"{name}[{position}]"
                 self.recording.sources[meta.vid] = Source("input", label, meta)
 
@@ -278,91 +187,144 @@ class Recorder(TorchFunctionMode):
                 return
             self.recording.forward_passes += 1
             if self.model is None:
-                self._learn_names(module)
+                learn_names(module, self._paths, self._named_tensors)
                 self.recording.root_type = type(module).__name__
-        with self._pause():
-            parent = self._stack[-1] if self._stack else None
-            if parent is None:
-                path = ""
-            else:
-                path = self._paths.get(id(module))
-                if path is None:
-                    path = f"{parent['path']}.{type(module).__name__}".lstrip(".")
-                    self._paths[id(module)] = path
-            if parent is None and self.model is None:
-                self._register_inputs(module, args, {})
-            # The traced model's own inputs are taken by `_enter_root`, which sees keywords too.
-            named_later = parent is None and self.model is not None
-            call = {
-                "index": len(self._calls),
-                "module": module,
-                "path": path,
-                "parent": parent["index"] if parent else None,
-                "first_event": len(self.recording.events),
-                "inputs": () if named_later else tuple(self._value_of(t) for t in tensors_in(args)),
-            }
-            self._calls.append(None)
-            self._stack.append(call)
+        # The recorder's own bookkeeping: not recorded, and not even dispatched to the mode.
+        self._paused = True
+        try:
+            with torch._C.DisableTorchFunction():
+                self._open_call(module, args)
+        finally:
+            self._paused = False
+
+    def _open_call(self, module: nn.Module, args: tuple) -> None:
+        parent = self._stack[-1] if self._stack else None
+        if parent is None:
+            path = ""
+        else:
+            path = self._paths.get(id(module))
+            if path is None:
+                path = f"{parent['path']}.{type(module).__name__}".lstrip(".")
+                self._paths[id(module)] = path
+        if parent is None and self.model is None:
+            self._register_inputs(module, args, {})
+        # The traced model's own inputs are taken by `_enter_root`, which sees keywords too.
+        named_later = parent is None and self.model is not None
+        self._stack.append({
+            "index": len(self._calls),
+            "module": module,
+            "path": path,
+            "parent": parent["index"] if parent else None,
+            "first_event": len(self.recording.events),
+            "inputs": () if named_later else tuple(map(self._value_of, tensor_list(args))),
+        })
+        self._calls.append(None)
 
     def _exit_module(self, module: nn.Module, args: tuple, output: Any) -> None:
         if self._paused or not self._stack or self._stack[-1]["module"] is not module:
             return
         problem = sys.exc_info()[1] if output is None else None
-        with self._pause():
-            self._close_call(self._stack[-1], output, problem is not None)
-            if problem is not None and not self._stack:
-                # Taken here, not from the `with` block: a script run under `attnscope run` may
-                # catch it and go on, or fail later for reasons that are not the forward pass's.
-                self._note_error(problem)
+        self._paused = True
+        try:
+            with torch._C.DisableTorchFunction():
+                self._close_call(self._stack[-1], output, problem is not None)
+                if problem is not None and not self._stack:
+                    # Taken here, not from the `with` block: a script run under `attnscope run` may
+                    # catch it and go on, or fail later for reasons that are not the forward pass's.
+                    self._note_error(problem)
+        finally:
+            self._paused = False
 
     def _close_call(self, call: dict[str, Any], output: Any, raised: bool) -> None:
         self._stack.pop()
-        outputs = tuple(self._value_of(t) for t in tensors_in(output))
+        outputs = tuple(map(self._value_of, tensor_list(output)))
         module = call["module"]
-        self._calls[call["index"]] = ModuleCall(
-            index=call["index"], path=call["path"], type_name=type(module).__name__,
-            parent=call["parent"], depth=len(self._stack), first_event=call["first_event"],
-            end_event=len(self.recording.events), forward_pass=self.recording.forward_passes - 1,
-            inputs=call["inputs"], outputs=outputs, training=module.training, raised=raised,
-            attributes=layout_attributes(module),
+        attributes = self._attributes.get(id(module))
+        if attributes is None:
+            attributes = self._attributes[id(module)] = layout_attributes(module)
+        self._calls[call["index"]] = ModuleCall(  # index, path, type_name, parent, depth, first_event,
+            # end_event, forward_pass, inputs, outputs, training, raised, attributes
+            call["index"], call["path"], type(module).__name__, call["parent"], len(self._stack),
+            call["first_event"], len(self.recording.events), self.recording.forward_passes - 1,
+            call["inputs"], outputs, module.training, raised, attributes,
         )
         if not self._stack:
             self.recording.outputs = list(outputs)
 
+
     def _enter_root(self, module: nn.Module, args: tuple, kwargs: dict) -> None:
         """A pre-hook on the traced model itself: only a module's own hooks see keyword arguments."""
         if len(self._stack) == 1 and self._stack[0]["module"] is module:
-            with self._pause():
-                self._register_inputs(module, args, kwargs)
-                self._stack[0]["inputs"] = tuple(self._value_of(t) for t in tensors_in((args, kwargs)))
+            self._paused = True
+            try:
+                with torch._C.DisableTorchFunction():
+                    self._register_inputs(module, args, kwargs)
+                    self._stack[0]["inputs"] = tuple(map(self._value_of, tensors_in((args, kwargs))))
+            finally:
+                self._paused = False
 
     # ----------------------------------------------------------------- the mode
     def __torch_function__(self, func: Callable, types: tuple, args: tuple = (), kwargs: dict | None = None) -> Any:
-        kwargs = kwargs or {}
+        if kwargs is None:
+            kwargs = {}
         if self._paused or not self._stack:
             return func(*args, **kwargs)
-        name = op_name(func)
-        if name.query:
-            if name.op == "__bool__" and args[0].device.type == "meta":
-                return self._guess_on_meta()
-            return func(*args, **kwargs)
-        if func in COMPOSITES:
-            return self._run_composite(func, args, kwargs)
+        known = _KNOWN.get(func)
+        if known is None:
+            known = _KNOWN[func] = _classify(func)
+        name, special = known
+        if special:  # the few kinds of call that need more than the common path
+            if special & QUERY:
+                if name.op == "__bool__" and args[0].is_meta:
+                    return self._guess_on_meta()
+                return func(*args, **kwargs)
+            if special & COMPOSITE:
+                return self._run_composite(func, args, kwargs)
+            if special & HOST_COPY and on_meta(args):
+                func = self._kept_on_meta(name, args, kwargs) or func
+        op = name.op
         tensors: list[torch.Tensor] = []
-        plain_args = tuple(plain(list(args), tensors))
-        plain_kwargs = plain(kwargs, tensors)
-        inputs = tuple(self._value_of(t) for t in tensors)
+        written_args = plain_args(args, tensors)
+        written_kwargs = plain_kwargs(kwargs, tensors) if kwargs else {}
+        entries = self.values.entries
+        inputs = []
+        for tensor in tensors:  # `_value_of`, its common case inline
+            entry = entries.get(id(tensor))
+            inputs.append(entry[1] if entry is not None and entry[0]() is tensor else self._value_of(tensor))
+        inputs = tuple(inputs)
+        version = tensors[0]._version if special & WRITES_IF_TRAINING and tensors else None
         try:
             result = func(*args, **kwargs)
         except Exception as error:
-            self._record(name, plain_args, plain_kwargs, inputs, [], error=error_text(error))
+            self._record_failure(name, written_args, written_kwargs, inputs, error_text(error))
             raise
-        outputs = list(tensors_in(result))
-        if name.inplace and not outputs and tensors:
-            outputs = [tensors[0]]  # __setitem__ returns None but changes its first argument
-        if outputs:
-            self._record(name, plain_args, plain_kwargs, inputs, outputs)
+        if isinstance(result, Tensor):
+            metas, stats = self.values.output(result, op, inputs, tensors,
+                                              version is not None and tensors[0]._version == version)
+            metas, stats = (metas,), (stats,)
+        else:
+            outputs = output_tensors(result)
+            if name.inplace and not outputs and tensors:
+                outputs = [tensors[0]]  # __setitem__ returns None but changes its first argument
+            if not outputs:
+                return result
+            made = [self.values.output(tensor, op, inputs, tensors, False) for tensor in outputs]
+            metas, stats = tuple(meta for meta, _ in made), tuple(stats for _, stats in made)
+        file, line = user_location(sys._getframe(1))
+        call = self._stack[-1]
+        events = self.recording.events
+        events.append(OpEvent(len(events), op, name.target, written_args, written_kwargs, inputs, metas, name.inplace,
+                              call["path"], call["index"], file, line, stats, None))
         return result
+
+    def _record_failure(self, name: OpName, args: tuple, kwargs: dict, inputs: tuple[TensorMeta, ...],
+                        error: str) -> None:
+        """An op that raised: an event without outputs (`__torch_function__` records the rest itself)."""
+        file, line = user_location(sys._getframe(2))  # the first frame above `__torch_function__`
+        call = self._stack[-1]
+        events = self.recording.events
+        events.append(OpEvent(len(events), name.op, name.target, args, kwargs, inputs, (), name.inplace,
+                              call["path"], call["index"], file, line, (), error))
 
     def _guess_on_meta(self) -> bool:
         """`if bad.any(): raise ...` on a meta tensor: no value exists, so take the guard as False.
@@ -371,27 +333,18 @@ class Recorder(TorchFunctionMode):
         the ops the structural checks need; the note names the line so the guess is visible.
         """
         file, line = user_location()
-        note = f"on the meta device, bool(tensor) at {file}:{line} has no value; taken as False"
-        if note not in self.recording.notes:
-            self.recording.notes.append(note)
+        self._note(f"on the meta device, bool(tensor) at {file}:{line} has no value; taken as False")
         return False
 
-    def _record(self, name, args, kwargs, inputs, outputs: list[torch.Tensor], error: str | None = None) -> None:
-        file, line = user_location()
-        call = self._stack[-1]
-        metas = tuple(self._new_value(tensor, name.op) for tensor in outputs)
-        kept = self.keeper.kept
-        stats = tuple(  # a kept value's statistics are computed from the copy, only if asked for
-            None if meta.vid in kept else value_stats(tensor) for meta, tensor in zip(metas, outputs)
-        ) if self.statistics else ()
-        self.recording.events.append(
-            OpEvent(
-                index=len(self.recording.events), op=name.op, target=name.target, args=args,
-                kwargs=kwargs, inputs=inputs, outputs=metas, inplace=name.inplace,
-                module=call["path"], module_call=call["index"], file=file, line=line,
-                stats=stats, error=error,
-            )
-        )
+    def _kept_on_meta(self, name: OpName, args: tuple, kwargs: dict) -> Callable[..., Any] | None:
+        """`.cpu()`, `.to("cpu")`, `.type(torch.ByteTensor)` of a meta tensor: the same
+        conversion without the copy, which would fail for want of data (see `metadevice`)."""
+        stand_in = without_copy(name.op, args, kwargs)
+        if stand_in is not None:
+            file, line = user_location()
+            self._note(f"on the meta device, {name.op}() at {file}:{line} has no data to copy; "
+                       "the value stays on meta")
+        return stand_in
 
     def _run_composite(self, func: Callable, args: tuple, kwargs: dict) -> Any:
         """Run a Python composite with the mode on, skipping only its own dispatch check."""

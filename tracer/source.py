@@ -1,10 +1,15 @@
-"""Finding the user's own source line behind a call: the first frame outside torch and attnscope."""
+"""Finding the user's own source line behind a call: the first frame outside torch and attnscope.
+
+The recorder asks for every op, so whether a frame is the user's is cached per code object:
+the walk to the user's frame is then a dictionary lookup per frame, and no frame is ever
+formatted.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from types import FrameType, TracebackType
+from types import CodeType, FrameType, TracebackType
 
 import torch
 
@@ -23,12 +28,39 @@ def _is_internal(filename: str) -> bool:
     return known
 
 
-_RECORDING_FILES = tuple(os.path.join(_INTERNAL_ROOTS[1], name) for name in ("recorder.py", "source.py"))
+_RECORDING_FILES = tuple(
+    os.path.join(_INTERNAL_ROOTS[1], f"{name}.py")
+    for name in ("recorder", "source", "arguments", "valuebook", "values", "statistics", "metadevice", "events")
+)
 
 
 def _is_caller_side(filename: str) -> bool:
     """attnscope code that *calls* the model (the CLI, `check`), as opposed to the recorder inside it."""
     return filename.startswith(_INTERNAL_ROOTS[1]) and not filename.startswith(_RECORDING_FILES)
+
+
+# Every code object seen, by id, and held (`_held`) so that no id is reused while known:
+# hashing a code object itself would hash its constants. A user code's entry is its cache of
+# instruction offset -> line (a frame's `f_lineno` scans the line table); internal code's is
+# None (passed over); attnscope's calling code's is `_CALLER_SIDE` (the search ends there).
+_codes: dict[int, dict[int, int] | None] = {}
+_held: list[CodeType] = []
+_CALLER_SIDE: dict[int, int] = {}
+_UNKNOWN: dict[int, int] = {}
+
+
+def _entry(code: CodeType) -> dict[int, int] | None:
+    entry = _codes.get(id(code), _UNKNOWN)
+    if entry is _UNKNOWN:
+        _held.append(code)
+        if not _is_internal(code.co_filename):
+            entry = {}
+        elif _is_caller_side(os.path.abspath(code.co_filename)):
+            entry = _CALLER_SIDE
+        else:
+            entry = None
+        _codes[id(code)] = entry
+    return entry
 
 
 def user_frame(start: FrameType | None = None) -> FrameType | None:
@@ -38,19 +70,39 @@ def user_frame(start: FrameType | None = None) -> FrameType | None:
     attnscope called directly has no user line, rather than the attnscope launcher's.
     """
     frame = start if start is not None else sys._getframe(1)
-    while frame is not None and _is_internal(frame.f_code.co_filename):
-        if _is_caller_side(os.path.abspath(frame.f_code.co_filename)):
+    while frame is not None:
+        entry = _entry(frame.f_code)
+        if entry is _CALLER_SIDE:
             return None
+        if entry is not None:
+            break
         frame = frame.f_back
     return frame
 
 
-def user_location() -> tuple[str, int]:
-    """`(file, line)` of the user's call being recorded, or `("", 0)` if there is none."""
-    frame = user_frame(sys._getframe(1))
-    if frame is None:
-        return "", 0
-    return frame.f_code.co_filename, frame.f_lineno
+def user_location(start: FrameType | None = None) -> tuple[str, int]:
+    """`(file, line)` of the user's call being recorded (the first user frame from `start`,
+    by default the caller's), or `("", 0)` if there is none."""
+    frame = start if start is not None else sys._getframe(1)
+    codes = _codes
+    while frame is not None:
+        code = frame.f_code
+        lines = codes.get(id(code), _UNKNOWN)
+        if lines is None:
+            frame = frame.f_back
+            continue
+        if lines is _UNKNOWN:
+            lines = _entry(code)
+            if lines is None:
+                frame = frame.f_back
+                continue
+        if lines is _CALLER_SIDE:
+            return "", 0
+        line = lines.get(frame.f_lasti)
+        if line is None:
+            line = lines[frame.f_lasti] = frame.f_lineno
+        return code.co_filename, line
+    return "", 0
 
 
 def raise_location(traceback: TracebackType | None) -> tuple[str, int]:

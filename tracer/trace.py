@@ -29,11 +29,13 @@ class Trace:
         model: nn.Module | None = None,
         *,
         value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        mask_budget_bytes: int | None = None,
         max_passes: int | None = None,
         layout: str | None = None,
     ) -> None:
         self.layout = layout
-        self._recorder = Recorder(model, value_budget_bytes=value_budget_bytes, max_passes=max_passes)
+        self._recorder = Recorder(model, value_budget_bytes=value_budget_bytes, mask_budget_bytes=mask_budget_bytes,
+                                  max_passes=max_passes)
 
     def __enter__(self) -> "Trace":
         self._recorder.start()
@@ -89,7 +91,8 @@ class Trace:
 def trace(model: nn.Module | None = None, **options: Any) -> Trace:
     """Record every forward pass of `model` run inside the `with` block.
 
-    Options: `value_budget_bytes` (memory for kept value copies), `max_passes` (record
+    Options: `value_budget_bytes` (memory for kept value copies), `mask_budget_bytes` (the
+    same for masks and what builds them: 1 GiB or the value budget), `max_passes` (record
     only the first N forward passes), `layout` ("batch-first" or "seq-first": overrides what
     the forward pass's own evidence says about how to read
     the model's float inputs).

@@ -170,7 +170,7 @@ class LeakyCausal(nn.Module):
 
 def test_a_mask_the_budget_dropped_is_named_with_the_checks_it_limits():
     model, x = LeakyCausal(), torch.randn(1, 64, 8)
-    with tracer.trace(model, value_budget_bytes=1024) as t:
+    with tracer.trace(model, value_budget_bytes=1024, mask_budget_bytes=1024) as t:  # masks have their own budget
         model(x)
     notes = t.analysis.notes
     assert any("was not kept" in note and "causal-leak" in note and ":" in note for note in notes), notes

@@ -1,0 +1,259 @@
+"""Where each µs of a checked op goes: the mode's floor, recording, analysis + checks, per op.
+
+    .venv/bin/python benchmarks/per_op.py                      # small encoder and BERT-base
+    .venv/bin/python benchmarks/per_op.py --only small --repeat 50 --profile recording
+
+All figures come from one process, on one thread, in CPU seconds (`time.process_time`),
+the minimum over `--repeat` runs after a warm-up: the machine is shared, and the minimum of
+CPU time is what moves least. Per model it prints the untraced forward, then per recorded
+op what each stage adds:
+
+- floor: a TorchFunctionMode that only calls through (torch's own dispatch to Python);
+- recording: `tracer.trace(model)` around the forward (the mode, hooks, events, value copies);
+- analysis + checks: axes, dataflow, attention blocks and every check, from the recording;
+- checked: `tracer.check`, the whole thing, and its ratio to the untraced forward;
+- torchlens (`torchlens.trace`, its defaults) where it is installed, in a process of its own
+  since it wraps torch's functions globally.
+
+`--profile recording|analysis` prints cProfile's top functions of that stage. `--values`
+prints how much of one recording went into the values (statistics and copies), timed
+directly: on BERT-base those are the recording's main cost, and a direct figure does not
+drown in the noise of a two-second forward the way a difference of two forwards does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import subprocess
+import sys
+import time
+from typing import Any, Callable
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import tracer  # noqa: E402
+from benchmarks.overhead import bert_base  # noqa: E402
+from models.reference import TransformerEncoder  # noqa: E402
+from tracer.analysis import analyse  # noqa: E402
+
+Workload = tuple[torch.nn.Module, tuple, dict]
+
+
+def small_encoder() -> Workload:
+    """The course's hand-written encoder, 4 layers, d=32, 4 heads, batch 1, T=16."""
+    model = TransformerEncoder(num_layers=4, d_model=32, num_heads=4, d_ff=64)
+    return model, (torch.randn(1, 16, 32),), {}
+
+
+MODELS: dict[str, Callable[[], Workload]] = {"small": small_encoder, "bert": bert_base}
+
+
+class Floor(TorchFunctionMode):
+    """The least a TorchFunctionMode costs: every call dispatched to Python and straight back."""
+
+    def __torch_function__(self, func: Callable, types: tuple, args: tuple = (), kwargs: dict | None = None) -> Any:
+        return func(*args, **(kwargs or {}))
+
+
+def cpu_seconds(function: Callable[[], object], repeat: int) -> float:
+    """Minimum CPU time of `function` over `repeat` runs, after one warm-up run."""
+    function()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+class Analysing:
+    """Analysis + checks of a fresh recording each call (a recording caches what it computed),
+    with the recording made before the clock starts."""
+
+    def __init__(self, record: Callable[[], tracer.Trace]) -> None:
+        self.record = record
+
+    def __call__(self) -> object:
+        recording = self.record().recording
+        start = time.process_time()
+        analyse(recording)
+        self.seconds = time.process_time() - start
+        return recording
+
+
+def stages(model: torch.nn.Module, args: tuple, kwargs: dict) -> dict[str, Callable[[], object]]:
+    """The measured callables of one workload; each runs one forward pass (or analyses one)."""
+
+    def floor() -> None:
+        with Floor():
+            model(*args, **kwargs)
+
+    def record() -> tracer.Trace:
+        with tracer.trace(model) as recorded:
+            model(*args, **kwargs)
+        return recorded
+
+    return {
+        "untraced": lambda: model(*args, **kwargs),
+        "floor": floor,
+        "recording": record,
+        "analysis": Analysing(record),
+        "checked": lambda: tracer.check(model, *args, **kwargs),
+    }
+
+
+def torchlens_seconds(name: str, repeat: int) -> float | None:
+    """torchlens's CPU time for the same forward, measured the same way in a fresh process."""
+    code = (
+        "import sys, torch; sys.path.insert(0, %r); torch.set_num_threads(1)\n"
+        "try:\n    import torchlens\nexcept ImportError:\n    print('absent'); raise SystemExit\n"
+        "import benchmarks.per_op as b\n"
+        "torch.manual_seed(0); m, a, k = b.MODELS[%r](); m.eval()\n"
+        "with torch.no_grad():\n"
+        "    print(b.cpu_seconds(lambda: torchlens.trace(m, list(a) or None, input_kwargs=k or None), %d))"
+    ) % (ROOT, name, repeat)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    lines = out.stdout.strip().splitlines()
+    if out.returncode != 0 or not lines or lines[-1] == "absent":
+        if out.returncode != 0:
+            print(f"  torchlens failed on {name}: {(out.stderr.strip().splitlines() or ['?'])[-1][:160]}")
+        return None
+    return float(lines[-1])
+
+
+def measure(name: str, repeat: int, with_torchlens: bool) -> dict[str, float]:
+    torch.manual_seed(0)
+    model, args, kwargs = MODELS[name]()
+    model.eval()
+    with torch.no_grad():
+        measured = stages(model, args, kwargs)
+        ops = len(measured["recording"]().recording.events)
+        # Interleaved rounds in a rotating order, so that neither a burst of load from other
+        # jobs nor the allocator's state left by the previous stage favours one stage.
+        best = {stage: float("inf") for stage in measured}
+        for function in measured.values():
+            function()  # warm-up
+        order = list(measured.items())
+        for round_ in range(repeat):
+            for stage, function in order[round_ % len(order):] + order[: round_ % len(order)]:
+                start = time.process_time()
+                function()
+                best[stage] = min(best[stage], getattr(function, "seconds", time.process_time() - start))
+    best["ops"] = ops
+    if with_torchlens:
+        peer = torchlens_seconds(name, max(3, repeat // 5))
+        if peer is not None:
+            best["torchlens"] = peer
+    return best
+
+
+def report(name: str, figures: dict[str, float]) -> None:
+    ops, untraced = int(figures["ops"]), figures["untraced"]
+    per_op = lambda seconds: seconds / ops * 1e6  # noqa: E731
+    print(f"{name}: {ops} ops, untraced forward {untraced * 1e3:.2f} ms ({per_op(untraced):.1f} µs/op)")
+    rows = [
+        ("floor (bare TorchFunctionMode)", figures["floor"] - untraced),
+        ("recording", figures["recording"] - untraced),
+        ("analysis + checks", figures["analysis"]),
+        ("checked, all of it", figures["checked"] - untraced),
+    ]
+    for label, extra in rows:
+        print(f"  {label:32} +{per_op(extra):8.1f} µs/op  (+{extra * 1e3:8.2f} ms)")
+    print(f"  checked / untraced: {figures['checked'] / untraced:.2f}x   "
+          f"recorded / untraced: {figures['recording'] / untraced:.2f}x")
+    if "torchlens" in figures:
+        peer = figures["torchlens"]
+        print(f"  torchlens: {peer * 1e3:.1f} ms, +{per_op(peer - untraced):.1f} µs/op, "
+              f"{peer / untraced:.1f}x untraced, {peer / figures['checked']:.1f}x attnscope's check")
+
+
+def profile(name: str, stage: str, repeat: int, top: int) -> None:
+    torch.manual_seed(0)
+    model, args, kwargs = MODELS[name]()
+    model.eval()
+    with torch.no_grad():
+        measured = stages(model, args, kwargs)
+        profiler = cProfile.Profile()
+        for _ in range(repeat):
+            recording = measured["recording"]().recording
+            profiler.enable()
+            analyse(recording) if stage == "analysis" else measured[stage]()
+            profiler.disable()
+    print(f"{name}, {stage}: cProfile over {repeat} runs (profiling inflates Python-heavy code)")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+
+
+def values_share(name: str, repeat: int) -> None:
+    """CPU time spent in `ValueBook.output` and `ValueBook.source` during one recorded forward
+    (the run with the least of it among `repeat`)."""
+    from tracer.valuebook import ValueBook
+
+    spent = [0.0]
+
+    def timed(method: Callable) -> Callable:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                spent[0] += time.process_time() - start
+        return wrapper
+
+    torch.manual_seed(0)
+    model, args, kwargs = MODELS[name]()
+    model.eval()
+    originals = ValueBook.output, ValueBook.source
+    with torch.no_grad():
+        record = stages(model, args, kwargs)["recording"]
+        record()
+        ValueBook.output, ValueBook.source = timed(originals[0]), timed(originals[1])
+        runs = []
+        try:
+            for _ in range(repeat):
+                spent[0] = 0.0
+                start = time.process_time()
+                recording = record().recording
+                runs.append((spent[0], time.process_time() - start))
+        finally:
+            ValueBook.output, ValueBook.source = originals
+    values, total = min(runs)
+    print(f"{name}: a recorded forward {total * 1e3:.1f} ms, of which values (statistics and copies) "
+          f"{values * 1e3:.1f} ms for {len(recording.events)} ops; {len(recording.values)} values copied")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(MODELS), action="append")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--no-torchlens", action="store_true")
+    parser.add_argument("--profile", choices=("recording", "analysis", "checked"))
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
+    parser.add_argument("--values", action="store_true", help="time spent on values in one recording")
+    options = parser.parse_args()
+    torch.set_num_threads(1)
+    print(f"torch {torch.__version__}, 1 thread, CPU time, min of {options.repeat}")
+    for name in options.only or MODELS:
+        if options.profile:
+            profile(name, options.profile, options.repeat, options.top)
+            continue
+        if options.values:
+            values_share(name, options.repeat if name == "small" else max(3, options.repeat // 4))
+            continue
+        repeat = options.repeat if name == "small" else max(5, options.repeat // 4)
+        figures = measure(name, repeat, not options.no_torchlens)
+        report(name, figures)
+        if options.json:
+            print(json.dumps({"model": name, **figures}))
+
+
+if __name__ == "__main__":
+    main()
