@@ -46,6 +46,7 @@ class Analysis:
     blocks: list[AttentionBlock] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the user should know about this analysis
+    shared: dict = field(default_factory=dict)  # results two checks read (the causal masks), computed once
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:

@@ -7,6 +7,7 @@ formatted.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from types import CodeType, FrameType, TracebackType
@@ -17,13 +18,29 @@ _INTERNAL_ROOTS = tuple(
     os.path.dirname(os.path.abspath(module.__file__)) + os.sep
     for module in (torch, sys.modules[__package__])
 )
+# Libraries that only rearrange tensors for the user, as torch does: a finding inside one belongs
+# at the user's line that called it (`rearrange(...)`), not in the library.
+TENSOR_LIBRARIES = ("einops", "opt_einsum")
+
+
+def _library_roots() -> tuple[str, ...]:
+    roots = []
+    for name in TENSOR_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            roots.append(os.path.dirname(os.path.abspath(spec.origin)) + os.sep)
+    return tuple(roots)
+
+
+_LIBRARY_ROOTS = _library_roots()
 _is_internal_cache: dict[str, bool] = {}
 
 
 def _is_internal(filename: str) -> bool:
     known = _is_internal_cache.get(filename)
     if known is None:
-        known = os.path.abspath(filename).startswith(_INTERNAL_ROOTS) or filename.startswith("<frozen ")
+        path = os.path.abspath(filename)
+        known = path.startswith(_INTERNAL_ROOTS + _LIBRARY_ROOTS) or filename.startswith("<frozen ")
         _is_internal_cache[filename] = known
     return known
 

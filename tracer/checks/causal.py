@@ -68,8 +68,15 @@ def _lockstep(bound: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
     return following
 
 
-def causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape, CausalAdvice]]:
-    """Every causal mask applied to the scores, how it treats the future and the diagonal, and advice."""
+def causal_masks(analysis) -> list[tuple[MaskUse, CausalShape, CausalAdvice]]:
+    """Every causal mask applied to the scores, how it treats the future and the diagonal, and advice
+    (read once per analysis: causal-leak and causal-diagonal both ask)."""
+    if "causal" not in analysis.shared:
+        analysis.shared["causal"] = list(_causal_masks(analysis))
+    return analysis.shared["causal"]
+
+
+def _causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape, CausalAdvice]]:
     for block in analysis.blocks:
         for use in masks_before(block):
             pattern = pattern_of(analysis, block, use)

@@ -74,6 +74,13 @@ def normalize_dims(dims, ndim: int) -> tuple[int, ...]:
 def broadcast_axes(ctx: RuleContext, positions: list[int], out_shape: tuple[int, ...]) -> Axes:
     """Align inputs from the right; axes meeting in one output dimension are unified."""
     n = len(out_shape)
+    if all(ctx.shape(position) == out_shape for position in positions):  # same shapes: unify dim by dim
+        first = ctx.inputs[positions[0]]
+        for position in positions[1:]:
+            for i, (a, b) in enumerate(zip(first, ctx.inputs[position])):
+                if a != b and out_shape[i] != 1:
+                    ctx.table.unify(a, b, ctx.event.index)
+        return tuple(first)
     result = []
     for i, size in enumerate(out_shape):
         chosen = None
@@ -89,6 +96,8 @@ def broadcast_axes(ctx: RuleContext, positions: list[int], out_shape: tuple[int,
 
 
 def broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    if all(shape == shapes[0] for shape in shapes):  # the common case: no broadcasting at all
+        return shapes[0] if shapes else ()
     n = max((len(s) for s in shapes), default=0)
     out = []
     for i in range(n):
@@ -110,6 +119,7 @@ def fallback(ctx: RuleContext) -> list[Axes]:
     """Broadcasting when the shapes say so, unknown axes otherwise."""
     shapes = [m.shape for m in ctx.event.inputs]
     outputs = ctx.event.outputs
-    if shapes and all(out.shape == broadcast_shape(shapes) for out in outputs):
+    if shapes and all(out.shape == (broadcast := broadcast_shape(shapes)) for out in outputs[:1]) and \
+            all(out.shape == broadcast for out in outputs):
         return elementwise(ctx)
     return [ctx.fresh(out.shape) for out in outputs]
