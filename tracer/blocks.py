@@ -23,7 +23,7 @@ from .rules import OpFacts
 PRODUCTS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum", "baddbmm"})
 CONTRACTIONS = frozenset({"matmul", "rmatmul", "bmm", "mm", "einsum"})
 LAYOUT_OPS = frozenset({
-    "transpose", "permute", "view", "reshape", "contiguous", "clone", "to", "type", "type_as", "float", "half",
+    "transpose", "permute", "movedim", "t", "view", "reshape", "contiguous", "clone", "to", "type", "type_as", "float", "half",
     "bfloat16", "double", "unsqueeze", "squeeze", "expand", "detach", "flatten", "unflatten", "_unsafe_view",
     "view_as", "reshape_as",
 })

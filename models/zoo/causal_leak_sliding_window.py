@@ -1,7 +1,9 @@
 """Sliding-window attention whose window is off by one: query t sees keys t - w + 2 .. t + 1, one in the future.
 
 The window is written with `j <= i + 1` (meant as "within one position of the query"),
-which lets every query read the next token. Fix: `(j <= i) & (j > i - window)`.
+which lets every query read the next token. Fix: `(j <= i) & (j > i - window)`. (A window
+reaching equally far both ways, |i - j| < w, is a bidirectional local encoder's, not a
+causal mask: see ok_local_window_encoder.)
 """
 
 import math
@@ -15,7 +17,7 @@ EXPECTED: tuple[str, ...] = ("causal-leak",)
 
 
 class LocalAttention(nn.Module):
-    def __init__(self, d_model: int = 16, n_heads: int = 2, window: int = 3):
+    def __init__(self, d_model: int = 16, n_heads: int = 2, window: int = 4):
         super().__init__()
         self.n_heads, self.window = n_heads, window
         self.qkv = nn.Linear(d_model, 3 * d_model)

@@ -42,7 +42,10 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
     first = visible.to(torch.uint8).argmax(-1)
     # a causal row sees one run of keys (a prefix, or a window); scattered keys (Swin's regions) are not causal
     contiguous = visible.sum(-1) == last - first + 1
-    rows = visible.any(-1) & contiguous & ~padded_queries(analysis, pattern)
+    real_queries = ~padded_queries(analysis, pattern)
+    if _undirected(visible, real_queries, pattern.offset):
+        return None
+    rows = visible.any(-1) & contiguous & real_queries
     position = torch.arange(size_q) + pattern.offset
     ahead = last - position
     following = _lockstep(last, rows)
@@ -57,6 +60,17 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
         ahead, reversed_rows = torch.broadcast_tensors(ahead, reversed_rows)
         return CausalShape(True, False, int(ahead[reversed_rows].max()))
     return None
+
+
+def _undirected(visible: torch.Tensor, real_queries: torch.Tensor, offset: int) -> bool:
+    """Whether every real position that sees another is seen by it in turn (a graph's adjacency, a
+    bidirectional local window): such a mask has no direction, so it is no causal mask at all."""
+    size_q, size_k = visible.shape[-2:]
+    if offset != 0 or size_q != size_k:
+        return False
+    real = real_queries & visible.any(-2)  # (batch, rest, T): real queries at keys someone may read
+    mutual = visible & real[..., :, None] & real[..., None, :]
+    return bool((mutual == mutual.transpose(-1, -2)).all())
 
 
 def _lockstep(bound: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:

@@ -30,9 +30,34 @@ class MaskAxis(Check):
                 pattern = pattern_of(analysis, block, use)
                 if pattern is None:
                     continue
-                finding = self._along_queries(analysis, block, use, pattern) or self._across_heads(analysis, use, pattern)
+                finding = (self._misplaced_dims(analysis, block, use) or self._along_queries(analysis, block, use, pattern)
+                           or self._across_heads(analysis, use, pattern))
                 if finding is not None:
                     yield finding
+
+    def _misplaced_dims(self, analysis, block, use) -> Finding | None:
+        """A mask whose own batch axis lies on the scores' key or query dim: a (T, B) mask passed where
+        (B, T) is wanted, which torch accepts without a word when T == B."""
+        if use.mask is None:
+            return None
+        table = analysis.table
+        own = analysis.axes_of(use.mask)
+        sequence_axes = {name: axis for name, axis in (("key", block.key_axis), ("query", block.query_axis))
+                         if axis is not None}
+        for axis, on in zip(reversed(own), reversed(use.axes)):
+            record = table.get(axis)
+            if record.kind != "batch" or record.size < 2 or record.parts:
+                continue
+            lies_on = next((name for name, seq_axis in sequence_axes.items() if table.same(on, seq_axis)), None)
+            if lies_on is not None and not table.same(axis, on):
+                return self.at(
+                    analysis, use.event,
+                    f"the mask's batch axis lies on the {lies_on} axis of the scores (its dims are in the wrong "
+                    f"order: a (T, B) mask where (B, T) is wanted, which torch accepts because T = B = {record.size})",
+                    hint="transpose the mask to (batch, positions), e.g. mask.t() or mask.transpose(0, 1)",
+                    related=construction(analysis, use.mask.vid, "mask built here", use.event),
+                )
+        return None
 
     def _along_queries(self, analysis, block, use, pattern) -> Finding | None:
         parts = [part for part in mask_parts(analysis, block, use) if part.pattern is not None]

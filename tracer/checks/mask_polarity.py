@@ -8,6 +8,7 @@ one end of the sequence (where padding sits) is the right mask with its polarity
 
 from __future__ import annotations
 
+import linecache
 from typing import Iterable
 
 import torch
@@ -17,8 +18,17 @@ from ..findings import Finding
 from .base import Check
 from .patterns import QUERY, REST, masks_before, pattern_of
 
-HINT = ("nn.MultiheadAttention's key_padding_mask wants True = ignore, so pass attention_mask == 0; "
-        "SDPA's boolean attn_mask wants True = attend")
+# The fix, in the terms of how the mask was applied.
+HINTS = {
+    "fill": "masked_fill hides the places where its mask is True: pass the padding (~mask), not the real tokens",
+    "where": "torch.where(cond, scores, fill) keeps the scores where cond is True: cond must be True at the real "
+             "tokens (swap the branches, or pass ~cond)",
+    "additive": "an additive mask is 0 at the real tokens and very negative at the padding: "
+                "(1 - mask) * large_negative, not mask * large_negative",
+    "multiply": "multiply by 1 at the real tokens and 0 at the padding (pass 1 - mask)",
+    "attn_mask": "nn.MultiheadAttention's key_padding_mask wants True = ignore, so pass attention_mask == 0; "
+                 "SDPA's boolean attn_mask wants True = attend",
+}
 
 
 class MaskPolarity(Check):
@@ -41,9 +51,23 @@ class MaskPolarity(Check):
                 yield self.at(
                     analysis, use.event,
                     f"the mask hides the real tokens and shows the padding ({why}): its convention is inverted",
-                    hint=HINT,
+                    hint=_hint(analysis, use),
                     related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
                 )
+
+
+# How each kind of mask use is spelled on the user's line when the user applied the mask themselves.
+SPELLINGS = {"fill": ("masked_fill",), "where": ("where",), "additive": ("+", "baddbmm"), "multiply": ("*",)}
+
+
+def _hint(analysis, use) -> str:
+    """The fix in the terms the user wrote: their own masked_fill, where or arithmetic, else the mask
+    argument of a library call (nn.MultiheadAttention turns its boolean mask into an additive one)."""
+    event = analysis.recording.events[use.event]
+    linecache.checkcache(event.file)
+    written = linecache.getline(event.file, event.line)
+    own = any(spelling in written for spelling in SPELLINGS.get(use.kind, ())) and "mask=" not in written
+    return HINTS[use.kind] if own else HINTS["attn_mask"]
 
 
 def _inverted(unread: torch.Tensor, pad: torch.Tensor) -> str | None:

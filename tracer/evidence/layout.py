@@ -149,10 +149,27 @@ class VoteCollector:
 
     def collect(self) -> list[Vote]:
         self._attention()
+        self._declared()
         self._positions()
         self._features()
         self._lengths()
         return self.votes
+
+    def _declared(self) -> None:
+        """A torch module that states its input layout (an RNN's or a transformer's `batch_first`)
+        and runs no attention block itself: its input's first two dims are (B, T) or (T, B)."""
+        blocks = [block.norm_event for block in self.analysis.blocks]
+        for call in self.analysis.recording.module_calls:
+            if "batch_first" not in call.attributes or not call.inputs or len(call.inputs[0].shape) != 3:
+                continue
+            if any(call.first_event <= event < call.end_event for event in blocks):
+                continue  # its attention blocks vote already, with the same weight
+            first = bool(call.attributes["batch_first"])
+            weight = DECLARED if first else DEFAULT
+            axes = self.analysis.axes_of(call.inputs[0])
+            reason = f"{call.type_name}(batch_first={first}) reads it"
+            self.vote(axes[0], "batch" if first else "seq", weight, reason, call.first_event)
+            self.vote(axes[1], "seq" if first else "batch", weight, reason, call.first_event)
 
     def _lengths(self) -> None:
         """Of an input that may be (B, T) or (T, B), the longer leading dim is likelier the sequence."""

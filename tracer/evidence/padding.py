@@ -36,6 +36,8 @@ def find_padding(analysis: "Analysis") -> dict[str, Padding]:
         found.setdefault(seq, padding)
     for seq, padding in _from_config(analysis):
         found.setdefault(seq, padding)
+    for seq, padding in _from_lengths(analysis):
+        found.setdefault(seq, padding)
     for seq, padding in _from_mask_inputs(analysis, found):
         found.setdefault(seq, padding)
     for seq, padding in _from_zero_runs(analysis):
@@ -86,6 +88,47 @@ def _from_config(analysis: "Analysis"):
             pad = _end_runs(ids == pad_id, zero_means_pad=False)
             if pad is not None and bool((pad == (ids == pad_id)).all()):
                 yield seq, Padding(pad, f"pad id {pad_id} (the config's pad_token_id)")
+
+
+def _from_lengths(analysis: "Analysis"):
+    """Each sample's length, an integer input compared with a sequence's positions
+    (`arange(T)[None, :] < lengths[:, None]`, whichever comparison): positions at or past a
+    sample's length are its padding."""
+    for event in analysis.recording.ops("lt", "le", "gt", "ge"):
+        if len(event.inputs) != 2 or not event.outputs:
+            continue
+        placed = _batch_and_sequence(analysis, analysis.axes_of(event.outputs[0]))
+        if placed is None:
+            continue
+        batch_dim, seq_dim, seq = placed
+        size_b, size_t = event.outputs[0].shape[batch_dim], event.outputs[0].shape[seq_dim]
+        for counts, positions in (event.inputs, event.inputs[::-1]):
+            lengths = _input_behind(analysis, counts.vid)
+            arange = analysis.flow.value(positions)
+            if lengths is None or arange is None or lengths.shape != (size_b,) or arange.numel() != size_t:
+                continue
+            if lengths.is_floating_point() or not bool(((lengths >= 0) & (lengths <= size_t)).all()):
+                continue
+            if bool((arange.reshape(-1) == torch.arange(size_t)).all()) and bool((lengths < size_t).any()):
+                pad = torch.arange(size_t)[None, :] >= lengths[:, None]
+                yield seq, Padding(pad, "the lengths input compared with the positions")
+                break
+
+
+def _input_behind(analysis: "Analysis", vid: int) -> torch.Tensor | None:
+    """The value of the forward's input that `vid` is a view or a cast of, a few ops back, or None."""
+    for _ in range(4):
+        source = analysis.recording.sources.get(vid)
+        if source is not None:
+            return analysis.recording.values.get(vid) if source.kind == "input" else None
+        event = analysis.flow.made_by(vid)
+        if event is None or event.op not in _VIEWS_AND_CASTS or not event.inputs:
+            return None
+        vid = event.inputs[0].vid
+    return None
+
+
+_VIEWS_AND_CASTS = frozenset({"getitem", "unsqueeze", "view", "reshape", "to", "long", "int", "type_as", "expand"})
 
 
 def _token_inputs(analysis: "Analysis"):

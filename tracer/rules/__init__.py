@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..axes import AxisTable
 from ..events import OpEvent
-from . import creation, indexing, products, reductions, shapes, spatial  # noqa: F401  (they register their rules)
+from . import creation, indexing, products, recurrent, reductions, shapes, spatial  # noqa: F401  (they register their rules)
 from .base import RULES, Axes, OpFacts, RuleContext, fallback
 
 __all__ = ["Axes", "OpFacts", "RULES", "infer"]

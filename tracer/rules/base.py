@@ -92,7 +92,27 @@ def broadcast_axes(ctx: RuleContext, positions: list[int], out_shape: tuple[int,
             axis = ctx.inputs[position][j]
             chosen = axis if chosen is None else (ctx.table.unify(chosen, axis, ctx.event.index) if size != 1 else chosen)
         result.append(chosen if chosen is not None else ctx.table.new("one" if size == 1 else "unknown", size))
-    return tuple(result)
+    return _outer_roles(ctx, tuple(result))
+
+
+def _outer_roles(ctx: RuleContext, result: Axes) -> Axes:
+    """One sequence broadcast against itself (`e_i[:, None] + e_j[None, :]`, the score table of additive
+    or graph attention) becomes a table of its query positions (rows) against its key positions
+    (columns), as a query-key product's does, so a softmax over the wrong one of the two is seen."""
+    table = ctx.table
+    dims: dict[int, list[int]] = {}
+    for dim, axis in enumerate(result):  # the very same axis twice; a table of its two roles stays as it is
+        record = table.get(axis)
+        if record.kind == "seq" and record.seq:
+            dims.setdefault(table.find(axis), []).append(dim)
+    pairs = [found for found in dims.values() if len(found) == 2]
+    if len(pairs) != 1:
+        return result
+    rows, cols = pairs[0]
+    changed = list(result)
+    changed[rows] = table.role_copy(result[rows], "query", ctx.event.index)
+    changed[cols] = table.role_copy(result[cols], "key", ctx.event.index)
+    return tuple(changed)
 
 
 def broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
