@@ -16,6 +16,8 @@ import torch
 
 from .axes import AxisTable
 from .blocks import AttentionBlock, find_blocks
+from .checks import run_checks
+from .checks.limits import limitation_notes
 from .dataflow import Dataflow
 from .events import Recording, TensorMeta
 from .findings import Finding, merge_repeats
@@ -165,9 +167,6 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
 
 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
-    from .checks import run_checks
-    from .checks.limits import limitation_notes
-
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
     analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())

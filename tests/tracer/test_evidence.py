@@ -77,12 +77,27 @@ def test_without_evidence_the_convention_only_names_the_axes():
     ("ok_left_padding_causal", "pad id 1"),
     ("mask_value_small_negative", "the mask input attention_mask"),
     ("ok_mha_key_padding", "the mask input attention_mask"),
+    ("ok_lengths_padding", "the lengths input"),
 ])
 def test_padding_comes_from_evidence(name, told):
     _, trace = check_entry(ENTRIES[name])
     [padding] = trace.analysis.padding.values()
     assert padding.told.startswith(told)
     assert padding.pad.any() and not padding.pad.all()
+
+
+def test_lengths_mark_the_positions_at_and_past_each_samples_length():
+    _, trace = check_entry(ENTRIES["ok_lengths_padding"])
+    [padding] = trace.analysis.padding.values()
+    assert padding.pad.sum(dim=1).tolist() == [0, 4, 2]  # lengths 10, 6, 8 of 10 frames
+
+
+def test_an_rnn_states_its_layout_and_passes_the_batch_and_time_steps_on():
+    report, trace = check_entry(ENTRIES["ok_additive_attention_rnn"])
+    assert any("GRU(batch_first=True)" in vote.reason for vote in trace.analysis.layout.votes)
+    [block, *_] = trace.analysis.blocks
+    assert trace.analysis.table.get(block.normalized_axis).kind == "seq"
+    assert report.findings == []
 
 
 def test_left_padding_is_read_at_the_start_of_the_rows():
