@@ -15,6 +15,7 @@ from typing import Iterable
 from ..findings import Finding
 from .base import Check
 from .patterns import KEY, padded_queries, masks_before, pattern_of
+from .row_reach import rows_reach_output
 
 
 class FullyMaskedRow(Check):
@@ -42,7 +43,8 @@ class FullyMaskedRow(Check):
             if pattern.placement is not None:  # a mask broadcast over the queries hides every row alike
                 size_q = pattern.placement.sizes[pattern.placement.query]
                 rows = rows.expand(*rows.shape[:-1], size_q)
-            if bool(rows.any()) and not _dropped_unharmed(analysis, block):
+            if bool(rows.any()) and not _dropped_unharmed(analysis, block) and \
+                    not _rows_dropped(analysis, block, pattern, rows):
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
                                     excused=bool(padded_queries(analysis, union).any()))
 
@@ -76,6 +78,33 @@ def _dropped_unharmed(analysis, block) -> bool:
         return False
     outputs = [recording.stats_of(meta.vid) for meta in recording.outputs]
     return bool(outputs) and all(out is not None and out.nonfinite == 0 for out in outputs)
+
+
+def _rows_dropped(analysis, block, pattern, rows) -> bool:
+    """The empty rows of the block's output are all seen dropped before any model output (a fused
+    kernel's row of zeros for a pooling slot the model discards with a boolean index)."""
+    if block.contraction_event is None or pattern.placement is None:
+        return False
+    output = analysis.recording.events[block.contraction_event].outputs[0]
+    axes, table = analysis.axes_of(output), analysis.table
+    query = [d for d, axis in enumerate(axes) if table.same(axis, pattern.placement.query_axis)]
+    batch = [d for d, axis in enumerate(axes) if table.get(axis).kind == "batch" and not table.get(axis).parts] or \
+        [d for d, axis in enumerate(axes) if table.get(axis).kind == "unknown" and d not in query][:1]  # as placed
+    empty = rows.any(dim=1)  # (batch, T_q)
+    if len(query) != 1 or len(batch) > 1 or (empty.shape[0] > 1 and not batch):
+        return False
+    shape = [1] * len(axes)
+    shape[query[0]] = empty.shape[1]
+    if batch:
+        shape[batch[0]] = empty.shape[0]
+        marked = empty if batch[0] < query[0] else empty.t()  # in the output's order of the two dims
+    else:
+        marked = empty.any(dim=0)
+    try:
+        mark = marked.reshape(shape).expand(tuple(output.shape))
+    except RuntimeError:
+        return False
+    return not rows_reach_output(analysis.recording, analysis.flow, output.vid, mark)
 
 
 def _listed(numbers: list[int], limit: int = 6) -> str:
