@@ -131,9 +131,16 @@ class AxisTable:
                 return ra  # no claim either way (an arange over heads inside B·H: ALiBi slopes)
             self.conflicts.append(Conflict(event, ra, rb, "positional"))
             return ra
-        reason = "kinds"
+        # a sequence meeting another kind of positions (flattened patches): two different sequences
+        positions = self.is_positions(ra) and self.is_positions(rb)
+        reason = "sequences" if positions and (first.kind in SEQ_LIKE or second.kind in SEQ_LIKE) else "kinds"
         self.conflicts.append(Conflict(event, ra, rb, reason))
         return ra
+
+    def sequence_of(self, axis: int) -> str:
+        """The sequence an axis indexes, as its query/key copies name it (patches made by the model too)."""
+        record = self.get(axis)
+        return record.seq or f"axis{self.base_of(axis)}"
 
     def _positioned(self, root: int) -> bool:
         """Whether positions may meet this axis: a sequence or a grid, also flattened (patches)."""

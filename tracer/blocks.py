@@ -191,6 +191,10 @@ class BlockFinder:
             if value is not None:
                 hidden = ~value if value.dtype == torch.bool else value < HIDING_THRESHOLD
                 use.hidden = _broadcast(hidden, block.table_shape)
+            added = self._additive(event, mask, False, block.table_shape, table_axes) \
+                if value is not None and value.is_floating_point() else None
+            if added is not None and added.fill is not None and added.fill >= 0:
+                use = added  # a float mask is added to the scores: a 0/1 one hides nothing
             block.masks.append(use)
         if event.arg(5, "is_causal") is True:
             hidden = _later_keys(block.table_shape[-2], block.table_shape[-1])
@@ -214,10 +218,34 @@ class BlockFinder:
                     continue
                 if user.op in CONTRACTIONS:
                     return user, position, chain
+                summed = self._weighted_sum(user, position) if user.op == "mul" else None
+                if summed is not None:
+                    return summed, 0, chain + [user.index]
                 if user.op in AFTER_NORMALIZATION and len(chain) < 10 and user.outputs:
                     if user.op == "div" and position != 0:
                         continue
                     frontier.append((user.outputs[0].vid, chain + [user.index]))
+        return None
+
+    def _weighted_sum(self, product: OpEvent, position: int) -> OpEvent | None:
+        """`(weights.unsqueeze(-1) * values).sum(dim)`: a contraction written as a broadcast product
+        summed over the weights' dim (additive attention often does this). The product must bring
+        dims of its own (the values' features); weights times a mask of their own shape is a mask."""
+        if len(product.inputs) != 2 or not product.outputs:
+            return None
+        if math.prod(product.outputs[0].shape) <= math.prod(product.inputs[position].shape):
+            return None
+        vid = product.outputs[0].vid
+        for _ in range(4):
+            users = self.flow.users(vid)
+            if len(users) != 1:
+                return None
+            user, _ = users[0]
+            if user.op == "sum" and self.facts[user.index].normalized:
+                return user
+            if user.op not in LAYOUT_OPS or not user.outputs:
+                return None
+            vid = user.outputs[0].vid
         return None
 
     def _finish(self, block: AttentionBlock, contraction: tuple[OpEvent, int, list[int]], scores: TensorMeta) -> None:
@@ -225,8 +253,10 @@ class BlockFinder:
         block.contraction_event = event.index
         operand = event.inputs[position]
         operand_axes = self.axes.get(operand.vid, ())
+        contracted = self.facts[event.index].contracted if event.op != "sum" else \
+            [(0, dim) for dim in self.facts[event.index].normalized]
         block.contracted_axes = tuple(
-            operand_axes[dim] for pos, dim in self.facts[event.index].contracted if pos == position and dim < len(operand_axes)
+            operand_axes[dim] for pos, dim in contracted if pos == position and dim < len(operand_axes)
         )
         self._masks_after(block, chain)
         self._walk_back(block, scores.vid)
@@ -255,7 +285,8 @@ class BlockFinder:
                 vid = event.inputs[0].vid  # talking heads before the softmax: score tables mixed across heads
                 continue
             if event.op in PRODUCTS:
-                self._product(block, event)
+                if not self._projection(event):
+                    self._product(block, event)
                 return
             main = 0 if event.op in LAYOUT_OPS and event.inputs else self._main_operand(event)
             if main is None:
@@ -270,6 +301,13 @@ class BlockFinder:
                     elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
                         block.score_terms += self._products_behind(event.inputs[1 - main].vid)
             vid = event.inputs[main].vid
+
+    def _projection(self, event: OpEvent) -> bool:
+        """A product with a learned weight (`tanh(W [s; h]) @ v` in additive attention) projects
+        features to a score; it is no query-key product, and no 1/sqrt(d_k) belongs to it."""
+        sources = self.flow.recording.sources
+        return any(len(meta.shape) == 1 or getattr(sources.get(meta.vid), "kind", None) == "param"
+                   for meta in event.inputs)
 
     def _product(self, block: AttentionBlock, event: OpEvent) -> None:
         block.product_event = event.index
@@ -433,20 +471,27 @@ class BlockFinder:
                        hidden=value.bool() if value is not None else None)
 
     def _from_boolean(self, meta: TensorMeta, depth: int = 4) -> bool:
-        """Whether a value was converted from a boolean mask a few ops back."""
+        """Whether a value was converted from a boolean mask (or a 0/1 mask input, a tokenizer's
+        attention_mask) a few ops back."""
         if meta.dtype == "bool":
             return True
+        source = self.flow.recording.sources.get(meta.vid)
+        if source is not None:
+            value = self.flow.value(meta)
+            return source.kind == "input" and value is not None and bool(((value == 0) | (value == 1)).all())
         event = self.flow.made_by(meta.vid)
         if event is None or depth == 0 or event.op not in ("to", "float", "type", "half", "mul", "rsub", "sub",
                                                               "unsqueeze", "view", "reshape", "expand", "getitem"):
             return False
         return any(self._from_boolean(m, depth - 1) for m in event.inputs)
 
-    def _additive(self, event: OpEvent, other: TensorMeta, after: bool) -> MaskUse | None:
-        """An added tensor is a mask if it holds very negative entries, else a bias (ignored)."""
+    def _additive(self, event: OpEvent, other: TensorMeta, after: bool, shape: tuple[int, ...] | None = None,
+                  axes: tuple[int, ...] | None = None) -> MaskUse | None:
+        """An added tensor is a mask if it holds very negative entries, else a bias (ignored). `shape`
+        and `axes`: the score table's, where the op's output is not the table (SDPA's float mask)."""
         value = self.flow.value(other)
-        shape = event.outputs[0].shape
-        axes = self.axes.get(event.outputs[0].vid, ())
+        shape = event.outputs[0].shape if shape is None else shape
+        axes = self.axes.get(event.outputs[0].vid, ()) if axes is None else axes
         if value is None:
             return None
         if not value.is_floating_point() or not bool((value < HIDING_THRESHOLD).any()):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
 
@@ -16,8 +17,8 @@ class AxisMismatch(Check):
         table = analysis.table
         apart = _attended_pairs(analysis)
         for conflict in table.conflicts:
-            first, second = table.get(conflict.first), table.get(conflict.second)
-            if conflict.reason == "sequences" and frozenset((first.seq, second.seq)) not in apart:
+            pair = frozenset((table.sequence_of(conflict.first), table.sequence_of(conflict.second)))
+            if conflict.reason == "sequences" and pair not in apart:
                 continue  # two inputs never told apart by the model may be aligned by construction
             if conflict.reason not in ("sequences", "roles"):
                 continue
@@ -30,6 +31,7 @@ class AxisMismatch(Check):
                 f"{event.op} combines {a} with {b}: {what}",
                 hint="a residual adds tensors over the same positions, and cross-attention takes its queries "
                      "from the decoder and its keys and values from the encoder: check where each operand comes from",
+                related=_operands_built(analysis, event, (conflict.first, conflict.second)),
             )
 
 
@@ -37,7 +39,18 @@ def _attended_pairs(analysis) -> set[frozenset]:
     """Pairs of sequences one attends to the other: the model itself treats them as different."""
     table, pairs = analysis.table, set()
     for block in analysis.blocks:
-        seqs = {table.get(axis).seq for axis in block.table_axes if table.get(axis).role}
+        seqs = {table.sequence_of(axis) for axis in block.table_axes if table.get(axis).role}
         if len(seqs) == 2 and None not in seqs:
             pairs.add(frozenset(seqs))
     return pairs
+
+
+def _operands_built(analysis, event, axes: tuple[int, int]) -> tuple:
+    """Where each of the two operands was made, named by the axis it brought."""
+    table, notes = analysis.table, []
+    for meta in event.inputs[:2]:
+        carried = [axis for axis in axes if any(table.same(axis, own) for own in analysis.axes_of(meta))]
+        if carried:
+            notes += construction(analysis, meta.vid, f"{table.describe(carried[0])} made here", event.index, limit=1)
+    return tuple(notes)
+

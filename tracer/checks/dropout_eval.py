@@ -22,6 +22,9 @@ class DropoutEval(Check):
         for event in analysis.recording.events:
             spec = DROPOUTS.get(event.op)
             call = calls.get(event.module_call)
+            made_here = spec is not None and call is not None and call.training and _made_in_forward(call, calls)
+            if made_here:
+                call = calls[call.parent]  # `nn.Dropout(p)(x)` in a forward: a new module, in training mode
             if spec is None or call is None or call.training:
                 continue
             p_position, p_name, flag_position, flag_name = spec
@@ -32,5 +35,15 @@ class DropoutEval(Check):
                     analysis, event.index,
                     f"{event.op} with p={p} is active although {call.path or 'the model'} "
                     f"({call.type_name}) is in eval mode: inference is random",
-                    hint="pass training=self.training (or use nn.Dropout, which follows .eval())",
+                    hint="build the nn.Dropout once in __init__, where .eval() reaches it" if made_here else
+                         "pass training=self.training (or use nn.Dropout, which follows .eval())",
                 )
+
+
+def _made_in_forward(call, calls) -> bool:
+    """A module that is no part of the model: built during the forward pass and called at once
+    (the recorder names such a module after its type, under its caller). Its mode is not the
+    model's: `.eval()` never reached it."""
+    parent = calls.get(call.parent) if call.parent is not None else None
+    return parent is not None and call.path == f"{parent.path}.{call.type_name}".lstrip(".")
+

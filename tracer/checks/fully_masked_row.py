@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
+from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
 from .patterns import KEY, padded_queries, masks_before, pattern_of
@@ -45,10 +46,12 @@ class FullyMaskedRow(Check):
                 rows = rows.expand(*rows.shape[:-1], size_q)
             if bool(rows.any()) and not _dropped_unharmed(analysis, block) and \
                     not _rows_dropped(analysis, block, pattern, rows):
+                related = tuple(note for use, _ in patterns if use.mask is not None
+                                for note in construction(analysis, use.mask.vid, "mask built here", last_use.event))
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
-                                    excused=bool(padded_queries(analysis, union).any()))
+                                    excused=bool(padded_queries(analysis, union).any()), related=related[:3])
 
-    def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool) -> Finding:
+    def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool, related: tuple = ()) -> Finding:
         empty = rows.any(dim=1)  # (batch, T_q)
         queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
         samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
@@ -65,6 +68,7 @@ class FullyMaskedRow(Check):
             + (", although not padding" if excused else "")
             + ": the softmax of such a row is NaN (or uniform over hidden keys)",
             hint="make sure every valid query keeps at least one visible key (e.g. itself)",
+            related=related,
         )
 
 

@@ -13,7 +13,9 @@ from typing import Iterable
 
 import torch
 
+from ..evidence.padding import Padding
 from ..evidence.provenance import construction
+from ..evidence.sources import is_mask_like
 from ..findings import Finding
 from .base import Check
 from .patterns import QUERY, REST, masks_before, pattern_of
@@ -42,7 +44,7 @@ class MaskPolarity(Check):
                 if pattern is None or not pattern.has_batch:
                     continue
                 unread = pattern.hidden.all(dim=QUERY).all(dim=REST)  # (batch, T_k): hidden from every query
-                known = analysis.padding.get(pattern.key_seq)
+                known = analysis.padding.get(pattern.key_seq) or _image_padding(analysis, unread, _grid(analysis, pattern))
                 told = _inverted(unread, known.pad) if known is not None else \
                     _inverted_by_shape(unread, _grid(analysis, pattern))
                 if told is None:
@@ -77,6 +79,25 @@ def _inverted(unread: torch.Tensor, pad: torch.Tensor) -> str | None:
     except RuntimeError:
         return None
     return "" if bool(unread.any()) and bool((unread == ~pad).all()) else None
+
+
+def _image_padding(analysis, unread: torch.Tensor, grid: tuple[int, int] | None) -> Padding | None:
+    """Padding of flattened image keys from a (B, rows, columns) 0/1 or boolean mask input (an image
+    processor's `pixel_mask`): the value that only ever fills some last rows and columns of each
+    image is the padding, whatever the input is called."""
+    if grid is None:
+        return None
+    for source in analysis.recording.sources.values():
+        value = analysis.recording.values.get(source.meta.vid)
+        if source.kind != "input" or value is None or tuple(value.shape) != (unread.shape[0], *grid):
+            continue
+        if not is_mask_like(source, value):
+            continue
+        readings = [pad for pad in (value == 0, value != 0)
+                    if bool(pad.any()) and not bool(pad.flatten(1).all(dim=1).any()) and _image_border(pad)]
+        if len(readings) == 1:
+            return Padding(readings[0].flatten(1), f"the image mask input {source.name}")
+    return None
 
 
 def _grid(analysis, pattern) -> tuple[int, int] | None:

@@ -7,6 +7,7 @@ from typing import Iterable
 
 import torch
 
+from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
 
@@ -24,7 +25,9 @@ class MaskValue(Check):
                     continue
                 message = self._problem(analysis, block, use)
                 if message:
-                    yield self.at(analysis, use.event, message[0], hint=message[1])
+                    built = use.mask is not None and use.kind in ("additive", "multiply")  # the mask is the bug
+                    yield self.at(analysis, use.event, message[0], hint=message[1],
+                                  related=construction(analysis, use.mask.vid, "mask built here", use.event) if built else ())
         yield from self._discarded(analysis)
 
     def _problem(self, analysis, block, use) -> tuple[str, str] | None:
@@ -49,8 +52,8 @@ class MaskValue(Check):
                     "NaN", f"use torch.finfo({block.dtype}).min (of the scores' dtype, not float32's)")
         if use.fill >= 0 and use.kind == "additive":
             return (f"a 0/1 mask is added to the scores as it is: hidden keys get +{use.fill:g}, not -inf",
-                    "turn it into an additive mask first: mask.float().masked_fill(mask, float('-inf')), or use "
-                    "scores.masked_fill(mask, float('-inf'))")
+                    "an additive mask is 0 at kept keys and -inf (or torch.finfo(dtype).min) at hidden ones: build it "
+                    "from the boolean mask with masked_fill, or hand SDPA the boolean mask itself (True = attend)")
         if use.fill >= 0:
             return (f"masked scores are filled with {use.fill:g}, which does not hide them: a hidden key "
                     "still gets a large weight", fix)

@@ -132,8 +132,11 @@ def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, .
 
 
 def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pattern | None:
-    """The hidden-key pattern of one mask use, or None where it cannot be placed on the table."""
+    """The hidden-key pattern of one mask use, or None where it cannot be placed on the table, or
+    where it hides nothing at all (a 0/1 mask added as it is: mask-value's finding)."""
     if use.hidden is None or len(use.axes) != use.hidden.dim():
+        return None
+    if use.kind == "additive" and use.fill is not None and use.fill >= 0:
         return None
     placement = placement_of(analysis, block, use.axes, use.shape)
     if placement is None:

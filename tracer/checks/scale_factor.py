@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
+from ..evidence.provenance import factor_definitions
 from ..findings import Finding
 from .base import Check
 
@@ -36,10 +37,12 @@ class ScaleFactor(Check):
             if block.score_terms > 1 and math.isclose(block.scale, 1 / math.sqrt(d_k * block.score_terms), rel_tol=1e-3):
                 continue  # n query-key terms summed (DeBERTa's disentangled attention) are scaled by sqrt(n·d_k)
             where = block.scale_events[0] if block.scale_events else block.product_event
+            event = analysis.recording.events[where]
             yield self.at(
                 analysis, where,
                 f"scores {describe_factor(block.scale, d_k)} but the query-key product contracts "
                 f"d_k={d_k}, which calls for 1/sqrt({d_k}) = {expected:.4g} (a model that folds the scaling "
                 "into its weights' initialization, as T5 does, is fine)",
                 hint=f"divide the scores by math.sqrt({d_k}) (the per-head width, not d_model)",
+                related=factor_definitions(event.file, event.line, "its factor computed here") if block.scale_events else (),
             )

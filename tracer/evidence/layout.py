@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
+from ..axes import SEQ_LIKE
 from ..events import Recording
 from ..rules.spatial import CONVOLUTIONS
 from .sources import candidates, data_inputs
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from ..inputs import InputAxes
 
 HAND_WRITTEN = 3.0
+POOLING = ("mean", "sum", "amax", "max", "logsumexp", "nanmean")  # reductions that pool positions
 DECLARED = 4.0  # batch_first=True on a torch module
 DEFAULT = 1.0  # batch_first=False, torch's default
 POSITIONS = 2.0
@@ -152,6 +154,7 @@ class VoteCollector:
         self._declared()
         self._positions()
         self._features()
+        self._pooling()
         self._lengths()
         return self.votes
 
@@ -203,6 +206,8 @@ class VoteCollector:
             for axis in block.table_axes:
                 if any(table.same(axis, end) or table.base_of(axis) == table.base_of(end) for end in ends):
                     continue
+                if block.query_axis is None and table.get(axis).kind in SEQ_LIKE:
+                    continue  # additive attention names no query axis: another sequence's steps are its queries
                 record = table.get(axis)
                 for part in record.parts or (axis,):
                     self.vote(part, "batch", batch, "attention keeps it apart", block.norm_event)
@@ -252,6 +257,26 @@ class VoteCollector:
             for dim in dims:
                 if dim < len(axes):
                     self.vote(axes[dim], "feature", FEATURES, f"{event.op} acts on it", event.index)
+
+
+    def _pooling(self) -> None:
+        """A dim pooled away (`h.mean(0)` before a classifier) is no batch: samples are never summed
+        together. A reduction kept beside its input (`x - x.mean(0)`: a normalization) says nothing."""
+        analysis = self.analysis
+        for event in analysis.recording.ops(*POOLING):
+            dims = event.arg(1, "dim")
+            if event.arg(2, "keepdim", False) or not event.inputs or not event.outputs or isinstance(dims, bool):
+                continue
+            dims = [dims] if isinstance(dims, int) else dims
+            if not isinstance(dims, list) or not all(isinstance(d, int) for d in dims):
+                continue
+            if any(len(user.inputs) > 1 and any(m.vid == event.inputs[0].vid for m in user.inputs)
+                   for user, _ in analysis.flow.users(event.outputs[0].vid)):
+                continue  # combined with what it was taken from: a statistic, not a pooling
+            axes = analysis.axes_of(event.inputs[0])
+            for dim in dims:
+                if -len(axes) <= dim < len(axes) and dim % len(axes) != len(axes) - 1:
+                    self.vote(axes[dim], "seq", POSITIONS, "it is pooled away", event.index)
 
 
 def gather_votes(analysis: "Analysis", inputs: "InputAxes") -> list[Vote]:

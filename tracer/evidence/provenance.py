@@ -180,3 +180,67 @@ def _constant_int(node: ast.AST) -> int | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         return -node.operand.value if isinstance(node.operand.value, int) else None
     return None
+
+
+def factor_definitions(filename: str, line: int, role: str) -> tuple[Related, ...]:
+    """Where the plain numbers that `line` multiplies or divides by were computed: `scores * scale`
+    with `scale = 1 / math.sqrt(d_model)` a few lines up, or `self.scale` set in `__init__`. Python
+    numbers leave no trace in the recording, so the user's source is read instead."""
+    tree = _tree(filename)
+    if tree is None:
+        return ()
+    function = _innermost(tree, (ast.FunctionDef, ast.AsyncFunctionDef), line)
+    owner = _innermost(tree, (ast.ClassDef,), line)
+    found: list[Related] = []
+    for node in ast.walk(function or tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div))
+                and node.lineno <= line <= getattr(node, "end_lineno", node.lineno)):
+            continue
+        for operand in (node.left, node.right):
+            if isinstance(operand, ast.Name):
+                scope = [function or tree, tree]
+                assigned = [a for where in scope for a in _assignments(where, lambda t: isinstance(t, ast.Name)
+                                                                       and t.id == operand.id, line)][:1]
+            elif isinstance(operand, ast.Attribute) and isinstance(operand.value, ast.Name) \
+                    and operand.value.id == "self" and owner is not None:
+                assigned = _assignments(owner, lambda t: isinstance(t, ast.Attribute) and t.attr == operand.attr, None)[:1]
+            else:
+                continue
+            found += [_place(filename, a.lineno, role) for a in assigned if a.lineno != line and _numeric(a.value)]
+    return tuple(dict.fromkeys(found))[:2]
+
+
+def _assignments(scope: ast.AST, is_target, before: int | None) -> list[ast.Assign]:
+    """Assignments in `scope` to a target `is_target` accepts, the last one (before `before`) first."""
+    found = [node for node in ast.walk(scope) if isinstance(node, ast.Assign)
+             and (before is None or node.lineno < before) and any(is_target(t) for t in node.targets)]
+    return sorted(found, key=lambda node: -node.lineno)
+
+
+# Calls a plain number may be computed with: math.sqrt(d), float(d), x.size(-1) ** -0.5.
+NUMERIC_CALLS = frozenset({"sqrt", "pow", "float", "int", "log", "exp", "size", "dim", "numel", "rsqrt"})
+
+
+def _numeric(value: ast.AST) -> bool:
+    """An expression that computes a number, not a tensor: constants, names and arithmetic, with
+    no call but math functions and sizes."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name not in NUMERIC_CALLS:
+                return False
+        elif isinstance(node, (ast.Subscript, ast.List, ast.Tuple, ast.Lambda, ast.Compare)):
+            if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "shape"):
+                return False
+    return True
+
+
+def _innermost(tree: ast.AST, kinds: tuple, line: int) -> ast.AST | None:
+    """The innermost node of one of `kinds` whose body holds `line`."""
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, kinds) and node.lineno <= line <= getattr(node, "end_lineno", node.lineno):
+            if best is None or node.lineno >= best.lineno:
+                best = node
+    return best

@@ -165,3 +165,51 @@ def setitem_rule(ctx: RuleContext) -> list[Axes]:
         if full and value_shape[-offset] == ctx.shape(0)[d] and value_shape[-offset] != 1:
             ctx.table.unify(target[d], value[-offset], ctx.event.index)
     return [target]
+
+
+@rule("scatter", "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_fill", "index_put", "masked_scatter")
+def scatter_rule(ctx: RuleContext) -> list[Axes]:
+    """Values written into `self` at addressed places: the output is `self`. The index and source
+    say where and what, not which axes `self` has: an `arange` scattered as values (a batch's
+    inverse permutation, as `pack_padded_sequence` builds it) is no position table of `self`."""
+    out = ctx.event.outputs[0].shape
+    return [ctx.inputs[0] if ctx.shape(0) == out else ctx.fresh(out)]
+
+
+@rule("gather", "take_along_dim")
+def gather_rule(ctx: RuleContext) -> list[Axes]:
+    """`input` read at `index` along `dim`: elsewhere the output's dims are the input's (where the
+    sizes agree), along `dim` they are the index's."""
+    out = ctx.event.outputs[0].shape
+    index = ctx.position_of(ctx.event.arg(2, "index") if ctx.event.op == "gather" else ctx.event.arg(1, "indices"))
+    dim = ctx.event.arg(1, "dim") if ctx.event.op == "gather" else ctx.event.arg(2, "dim")
+    if index is None or not isinstance(dim, int) or len(ctx.shape(0)) != len(out) or ctx.shape(index) != out:
+        return [ctx.fresh(out)]
+    d = dim % len(out)
+    return [tuple(ctx.inputs[index][i] if i == d or ctx.shape(0)[i] != size else ctx.inputs[0][i]
+                  for i, size in enumerate(out))]
+
+
+@rule("index_select")
+def index_select_rule(ctx: RuleContext) -> list[Axes]:
+    """Rows picked along `dim`: the same axis when as many are picked as there are (a reordering,
+    such as a batch sorted by length), else the index's."""
+    out = ctx.event.outputs[0].shape
+    dim = ctx.event.arg(1, "dim")
+    index = ctx.position_of(ctx.event.arg(2, "index"))
+    if index is None or not isinstance(dim, int) or len(ctx.shape(0)) != len(out):
+        return [ctx.fresh(out)]
+    d = dim % len(out)
+    axes = list(ctx.inputs[0])
+    if out[d] != ctx.shape(0)[d]:
+        axes[d] = ctx.inputs[index][0] if len(ctx.inputs[index]) == 1 else ctx.table.new("unknown", out[d])
+    return [tuple(axes)]
+
+
+@rule("sort", "argsort", "msort", "topk", "kthvalue", "cummax", "cummin", "cumsum", "cumprod")
+def order_rule(ctx: RuleContext) -> list[Axes]:
+    """Values reordered or accumulated along one dim (and their indices): the input's axes, less a dim
+    whose size changed (`topk`)."""
+    return [tuple(axis if ctx.table.get(axis).size == size else ctx.table.new("unknown", size)
+                  for axis, size in zip(ctx.inputs[0], out.shape)) if len(out.shape) == len(ctx.inputs[0])
+            else ctx.fresh(out.shape) for out in ctx.event.outputs]
