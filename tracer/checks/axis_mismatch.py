@@ -50,6 +50,9 @@ def _operands_built(analysis, event, axes: tuple[int, int]) -> tuple:
     table, notes = analysis.table, []
     for meta in event.inputs[:2]:
         carried = [axis for axis in axes if any(table.same(axis, own) for own in analysis.axes_of(meta))]
+        maker = analysis.flow.made_by(meta.vid)
+        if maker is not None and (maker.file, maker.line) == (event.file, event.line):
+            continue  # made on the finding's own line: the line shown already
         if carried:
             notes += construction(analysis, meta.vid, f"{table.describe(carried[0])} made here", event.index, limit=1)
     return tuple(notes)
