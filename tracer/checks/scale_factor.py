@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-from ..evidence.provenance import factor_definitions
+from ..evidence.provenance import factor_definitions, scaled_in_place
 from ..findings import Finding
 from .base import Check
 
@@ -36,6 +36,8 @@ class ScaleFactor(Check):
                 continue
             if block.score_terms > 1 and math.isclose(block.scale, 1 / math.sqrt(d_k * block.score_terms), rel_tol=1e-3):
                 continue  # n query-key terms summed (DeBERTa's disentangled attention) are scaled by sqrt(n·d_k)
+            if _folded_into_weights(analysis, block):
+                continue  # the factor is in q's or k's projection, scaled in place when the module was built
             where = block.scale_events[0] if block.scale_events else block.product_event
             event = analysis.recording.events[where]
             yield self.at(
@@ -46,3 +48,22 @@ class ScaleFactor(Check):
                 hint=f"divide the scores by math.sqrt({d_k}) (the per-head width, not d_model)",
                 related=factor_definitions(event.file, event.line, "its factor computed here") if block.scale_events else (),
             )
+
+
+def _folded_into_weights(analysis, block) -> bool:
+    """A projection behind q or k whose weight its module scaled in place at construction."""
+    events, sources = analysis.recording.events, analysis.recording.sources
+    for operand in events[block.product_event].inputs[:2]:
+        vid = operand.vid
+        for _ in range(8):  # back through the head split to the projection
+            made = analysis.flow.made_by(vid)
+            if made is None or not made.inputs:
+                break
+            if made.op == "linear" and len(made.inputs) > 1:
+                source = sources.get(made.inputs[1].vid)
+                if source is not None and source.kind == "param" and scaled_in_place(analysis, source.name):
+                    return True
+                break
+            vid = made.inputs[0].vid
+    return False
+

@@ -244,3 +244,40 @@ def _innermost(tree: ast.AST, kinds: tuple, line: int) -> ast.AST | None:
             if best is None or node.lineno >= best.lineno:
                 best = node
     return best
+
+
+def scaled_in_place(analysis: "Analysis", parameter: str) -> Related | None:
+    """Where the module that owns `parameter` scales it in place (`self.q_proj.weight.mul_(d ** -0.5)`,
+    `self.q.weight.data /= math.sqrt(d)`): a factor folded into the weights at construction,
+    which no forward pass shows."""
+    path, _, attribute = parameter.rpartition(".")
+    child = path.rpartition(".")[2]
+    owner_path = path.rpartition(".")[0]
+    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == owner_path), None)
+    if type_name is None or not child:
+        return None
+    for filename in sorted({event.file for event in analysis.recording.events if event.file}):
+        tree = _tree(filename)
+        for node in ast.walk(tree) if tree is not None else ():
+            if not (isinstance(node, ast.ClassDef) and node.name == type_name):
+                continue
+            for inner in ast.walk(node):
+                if _scales(inner, child, attribute):
+                    return _place(filename, inner.lineno, f"{child}.{attribute} scaled here")
+    return None
+
+
+def _scales(node: ast.AST, child: str, attribute: str) -> bool:
+    """`self.<child>.<attribute>[.data].mul_(...)` / `.div_(...)`, or `... *= ...` / `... /= ...`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("mul_", "div_"):
+        return _is_self_parameter(node.func.value, child, attribute)
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Mult, ast.Div)):
+        return _is_self_parameter(node.target, child, attribute)
+    return False
+
+
+def _is_self_parameter(node: ast.AST, child: str, attribute: str) -> bool:
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    return (isinstance(node, ast.Attribute) and node.attr == attribute and isinstance(node.value, ast.Attribute)
+            and node.value.attr == child and isinstance(node.value.value, ast.Name) and node.value.value.id == "self")
