@@ -7,7 +7,9 @@ the analysis into short Rich texts; the details pane only arranges them.
 
 from __future__ import annotations
 
+import linecache
 import math
+import os
 from typing import Any
 
 from rich.text import Text
@@ -188,6 +190,12 @@ def finding_lines(session: Session, event: OpEvent) -> list[Text]:
     for finding in session.findings_at.get(event.index, []):
         lines.append(Text.assemble((f"{finding.severity}[{finding.code}] ", SEVERITY_STYLES.get(finding.severity, "bold")),
                                    finding.message))
+        for place in finding.related:  # where the faulty value was built, as the text report's notes
+            where = f"{os.path.basename(place.file)}:{place.line}" + (f" (in {place.function})" if place.function else "")
+            lines.append(Text.assemble(("  note: ", "bold cyan"), f"{place.role}: {where}"))
+            source = linecache.getline(place.file, place.line).strip()
+            if source:
+                lines.append(Text(f"    {source}", style="dim"))
         if finding.hint:
             lines.append(Text.assemble(("  hint: ", "bold"), finding.hint))
     return lines

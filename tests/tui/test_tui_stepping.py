@@ -142,3 +142,13 @@ async def test_module_tree_follows_and_jumps(scope_app: Callable[[str], ScopeApp
         await pilot.press("down", "enter")  # v_proj
         await pilot.pause()
         assert traced("zoo:softmax_axis_query").recording.events[app.screen.step].module == "v_proj"
+
+
+async def test_a_finding_shows_where_its_faulty_value_was_built(scope_app: Callable[[str], ScopeApp]) -> None:
+    """The notes of the text report (issue 10's causes) are in the details of the flagged op too."""
+    app = scope_app("zoo:causal_diagonal_buffer_init")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")  # to the first finding
+        details = " ".join(app.screen.query_one(OpDetails).text().split())  # the pane wraps long lines
+        assert "note: the buffer 'mask' built here: causal_diagonal_buffer_init.py:27" in details
+        assert "torch.tril(torch.ones(block_size, block_size), diagonal=-1)" in details
