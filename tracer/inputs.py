@@ -1,8 +1,10 @@
 """Axes for the forward pass's inputs, from the roles the evidence engine settled.
 
-Each data input's dims get the role `tracer.evidence.layout` settled for them: one batch
-axis per batch size shared by all inputs, a sequence of its own per input (so an encoder's
-source never passes for a decoder's target), features. Everything else (masks, position
+Each data input's dims get the role `tracer.evidence.layout` settled for them: a batch axis
+of its own per input (the forward pass unites the batches it combines; evidence about one
+input's batch must not spill onto a dim of another that only convention called the batch),
+a sequence of its own per input (so an encoder's source never passes for a decoder's
+target), features. Everything else (masks, position
 ids, parameters, buffers) gets axes of unknown meaning that adopt what they meet.
 """
 
@@ -25,7 +27,6 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: Layout) ->
     """Axes for every source value (inputs, parameters, buffers, external tensors)."""
     assigned = InputAxes()
     sequences = [vid for vid, roles in layout.roles.items() if "seq" in roles]
-    batch_axes: dict[int, int] = {}
     for source in recording.sources.values():
         shape = source.meta.shape
         roles = layout.roles.get(source.meta.vid, ())
@@ -34,10 +35,8 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: Layout) ->
             role = roles[dim] if dim < len(roles) else ""
             if size == 1:
                 axis = table.new("one", 1)
-            elif role == "batch":
-                if size not in batch_axes:
-                    batch_axes[size] = table.new("batch", size, name="B", label="the batch")
-                axis = batch_axes[size]
+            elif role == "batch":  # each input's own: two inputs' batches become one where the forward meets them
+                axis = table.new("batch", size, name="B", label="the batch")
             elif role == "seq":
                 several = len(sequences) > 1 or roles.count("seq") > 1
                 name = f"T_{source.name}" if several else "T"

@@ -20,19 +20,33 @@ class AxisMismatch(Check):
             pair = frozenset((table.sequence_of(conflict.first), table.sequence_of(conflict.second)))
             if conflict.reason == "sequences" and pair not in apart:
                 continue  # two inputs never told apart by the model may be aligned by construction
-            if conflict.reason not in ("sequences", "roles"):
-                continue
             event = analysis.recording.events[conflict.event]
+            crossed = conflict.reason == "kinds" and event.op in ELEMENTWISE and _batch_meets_positions(
+                table, conflict.first, conflict.second)
+            if conflict.reason not in ("sequences", "roles") and not crossed:
+                continue
             a, b = table.describe(conflict.first), table.describe(conflict.second)
             what = ("the query and key positions of one score table" if conflict.reason == "roles"
+                    else "the batch and a sequence, lined up only because they have the same size (a (T, B, d) "
+                         "tensor combined with a (B, T, d) one)" if crossed
                     else "two different sequences that only happen to have the same length")
             yield self.at(
                 analysis, conflict.event,
                 f"{event.op} combines {a} with {b}: {what}",
-                hint="a residual adds tensors over the same positions, and cross-attention takes its queries "
+                hint="bring both operands to one layout first: transpose the (T, B, d) one to (B, T, d), or build the "
+                     "attention module with batch_first=True" if crossed else
+                     "a residual adds tensors over the same positions, and cross-attention takes its queries "
                      "from the decoder and its keys and values from the encoder: check where each operand comes from",
                 related=_operands_built(analysis, event, (conflict.first, conflict.second)),
             )
+
+
+ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "where", "maximum", "minimum", "addcmul", "lerp"})
+
+
+def _batch_meets_positions(table, first: int, second: int) -> bool:
+    kinds = {table.get(first).kind, table.get(second).kind}
+    return "batch" in kinds and bool(kinds & {"seq", "pos"})
 
 
 def _attended_pairs(analysis) -> set[frozenset]:
@@ -53,7 +67,7 @@ def _operands_built(analysis, event, axes: tuple[int, int]) -> tuple:
         maker = analysis.flow.made_by(meta.vid)
         if maker is not None and (maker.file, maker.line) == (event.file, event.line):
             continue  # made on the finding's own line: the line shown already
-        if carried:
+        if len(carried) == 1:  # an operand holding both axes (a transposed one) names neither
             notes += construction(analysis, meta.vid, f"{table.describe(carried[0])} made here", event.index, limit=1)
     return tuple(notes)
 

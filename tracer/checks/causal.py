@@ -29,6 +29,7 @@ class CausalShape:
     leaks: bool  # some query sees a later key
     hides_diagonal: bool  # some query cannot see its own position
     shift: int  # how far the view of the judged rows ends past their own position (+1: the next key)
+    symmetric: bool = False  # a window reaching as far ahead as behind, judged because the model is a language model
 
 
 def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
@@ -43,7 +44,8 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
     # a causal row sees one run of keys (a prefix, or a window); scattered keys (Swin's regions) are not causal
     contiguous = visible.sum(-1) == last - first + 1
     real_queries = ~padded_queries(analysis, pattern)
-    if _undirected(visible, real_queries, pattern.offset):
+    symmetric = _undirected(visible, real_queries, pattern.offset)
+    if symmetric and not predicts_its_tokens(analysis):
         return None
     rows = visible.any(-1) & contiguous & real_queries
     position = torch.arange(size_q) + pattern.offset
@@ -54,12 +56,37 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
         shift = ahead[following]
         leaks, hides = bool((shift > 0).any()), bool((shift < 0).any())
         worst = int(shift.max()) if leaks else int(shift.min())
-        return CausalShape(leaks, hides and not leaks, worst)
+        return CausalShape(leaks, hides and not leaks, worst, symmetric)
     reversed_rows = _lockstep(first, rows) & (first >= position) & (last > position)
     if bool(reversed_rows.any()):
         ahead, reversed_rows = torch.broadcast_tensors(ahead, reversed_rows)
         return CausalShape(True, False, int(ahead[reversed_rows].max()))
     return None
+
+
+def predicts_its_tokens(analysis) -> bool:
+    """Whether the model outputs, at every position of its token input, scores over that input's
+    vocabulary: a language model. In one, a window that shows a query the keys after it is a leak,
+    however symmetric; elsewhere (an encoder's local attention, a graph) a symmetric mask is fine."""
+    if "predicts its tokens" not in analysis.shared:
+        analysis.shared["predicts its tokens"] = _predicts_its_tokens(analysis)
+    return analysis.shared["predicts its tokens"]
+
+
+def _predicts_its_tokens(analysis) -> bool:
+    table, recording = analysis.table, analysis.recording
+    for event in recording.ops("embedding"):
+        if len(event.inputs) < 2 or recording.sources.get(event.inputs[0].vid) is None:
+            continue  # ids straight from an input
+        vocabulary = event.inputs[1].shape[0]
+        positions = {table.base_of(axis) for axis in analysis.axes_of(event.inputs[0])
+                     if table.get(axis).kind == "seq"}
+        for output in recording.outputs:
+            axes = analysis.axes_of(output)
+            if len(output.shape) >= 2 and output.shape[-1] == vocabulary and \
+                    any(table.base_of(axis) in positions for axis in axes[:-1]):
+                return True
+    return False
 
 
 def _undirected(visible: torch.Tensor, real_queries: torch.Tensor, offset: int) -> bool:

@@ -20,6 +20,9 @@ class CausalLeak(Check):
                 yield self.at(
                     analysis, use.event,
                     f"the causal mask lets a query position see keys at later positions (the future): query t "
-                    f"also reads {ahead}{advice.where}",
-                    hint=advice.hint, related=advice.related,
+                    f"also reads {ahead}{advice.where}" + (
+                        " (the window reaches as far ahead as behind, and the model predicts its own tokens at every "
+                        "position: a language model, which must not read ahead)" if shape.symmetric else ""),
+                    hint="a causal window keeps keys i - w < j <= i: (j <= i) & (j > i - w), not |i - j| < w"
+                    if shape.symmetric else advice.hint, related=advice.related,
                 )

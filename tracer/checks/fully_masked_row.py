@@ -41,17 +41,20 @@ class FullyMaskedRow(Check):
             last_use, pattern = patterns[-1]
             union = replace(pattern, hidden=hidden)
             rows = hidden.all(dim=KEY) & ~padded_queries(analysis, union)  # (batch, rest, T_q)
-            if pattern.placement is not None:  # a mask broadcast over the queries hides every row alike
-                size_q = pattern.placement.sizes[pattern.placement.query]
+            if pattern.placement is not None and pattern.placement.query is not None:
+                size_q = pattern.placement.sizes[pattern.placement.query]  # a mask broadcast over the queries
                 rows = rows.expand(*rows.shape[:-1], size_q)
             if bool(rows.any()) and not _dropped_unharmed(analysis, block) and \
                     not _rows_dropped(analysis, block, pattern, rows):
                 related = tuple(note for use, _ in patterns if use.mask is not None
                                 for note in construction(analysis, use.mask.vid, "mask built here", last_use.event))
+                single = pattern.placement is not None and pattern.placement.query is None
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
-                                    excused=bool(padded_queries(analysis, union).any()), related=related[:3])
+                                    excused=bool(padded_queries(analysis, union).any()), related=related[:3],
+                                    single=single)
 
-    def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool, related: tuple = ()) -> Finding:
+    def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool, related: tuple = (),
+                 single: bool = False) -> Finding:
         empty = rows.any(dim=1)  # (batch, T_q)
         queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
         samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
@@ -61,10 +64,12 @@ class FullyMaskedRow(Check):
             where = " of every sample"
         else:
             where = f" of sample{'s' if len(samples) > 1 else ''} {_listed(samples)}"
+        who = (f"the query{where}" if single else
+               f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
+               f"{_listed(queries)}{where}")
         return self.at(
             analysis, event,
-            f"quer{'y' if len(queries) == 1 else 'ies'} at position{'s' if len(queries) > 1 else ''} "
-            f"{_listed(queries)}{where} see{'s' if len(queries) == 1 else ''} no key at all"
+            f"{who} see{'s' if single or len(queries) == 1 else ''} no key at all"
             + (", although not padding" if excused else "")
             + ": the softmax of such a row is NaN (or uniform over hidden keys)",
             hint="make sure every valid query keeps at least one visible key (e.g. itself)",
@@ -87,7 +92,7 @@ def _dropped_unharmed(analysis, block) -> bool:
 def _rows_dropped(analysis, block, pattern, rows) -> bool:
     """The empty rows of the block's output are all seen dropped before any model output (a fused
     kernel's row of zeros for a pooling slot the model discards with a boolean index)."""
-    if block.contraction_event is None or pattern.placement is None:
+    if block.contraction_event is None or pattern.placement is None or pattern.placement.query_axis is None:
         return False
     output = analysis.recording.events[block.contraction_event].outputs[0]
     axes, table = analysis.axes_of(output), analysis.table

@@ -1,10 +1,16 @@
-"""layernorm-axis: layer-norm statistics are per token, over the feature axis only."""
+"""layernorm-axis: layer-norm statistics are per token, over the feature axis only.
+
+In a model without attention, a norm over the features and the positions together is a
+per-example normalization (what GroupNorm(1, C) computes in conv nets), not a Transformer's
+misplaced LayerNorm, and is left alone; statistics across the batch are wrong everywhere.
+"""
 
 from __future__ import annotations
 
 from typing import Iterable
 
 from ..axes import SEQ_LIKE
+from ..evidence.provenance import module_definition
 from ..findings import Finding
 from .base import Check
 from .layernorm import centrings, rms_norms
@@ -20,7 +26,8 @@ class LayerNormAxis(Check):
         for event in analysis.recording.ops("layer_norm", "rms_norm"):
             axes = analysis.axes_of(event.inputs[0])
             dims = analysis.facts[event.index].normalized
-            yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0])
+            made = module_definition(analysis, event.module, "the norm made here") if event.module else ()
+            yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0], made)
         judged = set()
         for centring in centrings(analysis):
             if centring.mean_event in judged:
@@ -37,9 +44,13 @@ class LayerNormAxis(Check):
             axes = analysis.axes_of(source)
             yield from self._judge(analysis, rms.event, [axes[d] for d in rms.dims if d < len(axes)], source)
 
-    def _judge(self, analysis, index: int, normalized: list[int], source) -> Iterable[Finding]:
+    def _judge(self, analysis, index: int, normalized: list[int], source, related: tuple = ()) -> Iterable[Finding]:
         table = analysis.table
         wrong = [a for a in normalized if table.get(a).kind in WRONG]
+        whole_example = any(table.get(a).kind == "feature" for a in normalized) and \
+            all(table.get(a).kind != "batch" for a in wrong)
+        if whole_example and not analysis.blocks:
+            return  # features and positions together in a model without attention: a per-example norm (GroupNorm(1))
         if wrong:
             names = ", ".join(table.describe(a) for a in normalized)
             yield self.at(
@@ -48,4 +59,5 @@ class LayerNormAxis(Check):
                 f"{', '.join(table.describe(a) for a in wrong)} is not the feature axis, so tokens "
                 "(or samples) leak into each other's statistics",
                 hint="normalize over the last (feature) axis only: nn.LayerNorm(d_model), mean(dim=-1, keepdim=True)",
+                related=related,
             )

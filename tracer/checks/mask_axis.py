@@ -89,11 +89,30 @@ class MaskAxis(Check):
             return None
         per_sample = "differs between the heads of one sample" if pattern.hidden.shape[BATCH] > 1 \
             else "varies over the head axis"
+        if _head_major(analysis, use):
+            order = ("the scores are head-major (H·B, as a view of (H, B, ...) makes them), so a per-head mask must "
+                     "repeat the whole batch once per head")
+            hint = ("expand the padding mask for head-major scores with repeat: mask.repeat(H, 1) for (B, T), "
+                    "mask.repeat(H, 1, 1) for (B, 1, T); not repeat_interleave")
+        else:
+            order = ("a per-head (B*H, T, T) mask must be batch-major, as repeat_interleave builds it; a (1, B, 1, T) "
+                     "layout lines the batch up with the heads")
+            hint = "expand a (B, T) padding mask per head with mask.repeat_interleave(H, dim=0), not mask.repeat(H, 1, 1)"
         return self.at(
             analysis, use.event,
             f"the padding hidden by this mask {per_sample}: the mask's batch and head order does not match "
-            "the scores' (a per-head (B*H, T, T) mask must be batch-major, as repeat_interleave builds it; a "
-            "(1, B, 1, T) layout lines the batch up with the heads)",
-            hint="expand a (B, T) padding mask per head with mask.repeat_interleave(H, dim=0), not mask.repeat(H, 1, 1)",
+            f"the scores' ({order})",
+            hint=hint,
             related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
         )
+
+
+def _head_major(analysis, use) -> bool:
+    """Whether the scores' merged batch·heads axis has the heads outside the batch (H·B)."""
+    table = analysis.table
+    for axis in use.axes:
+        parts = [table.get(part).kind for part in table.get(axis).parts]
+        if "batch" in parts and "head" in parts:
+            return parts.index("head") < parts.index("batch")
+    return False
+

@@ -28,13 +28,13 @@ class Placement:
     """Where the batch, query and key dims of one mask use's table are, and how to reorder them."""
 
     sizes: list[int]  # the table's dims, merged batch·heads axes split into their parts
-    order: list[int]  # permutation of `sizes` to (batch?, rest..., query, key)
+    order: list[int]  # permutation of `sizes` to (batch?, rest..., query?, key)
     batch: int | None
     rest: list[int]
-    query: int
+    query: int | None  # None: one query per row of the table (additive attention of one decoder step)
     key: int
     table_shape: tuple[int, ...]
-    query_axis: int  # the table's query and key axes
+    query_axis: int | None  # the table's query and key axes
     key_axis: int
 
     def canonical(self, value: torch.Tensor) -> torch.Tensor | None:
@@ -52,6 +52,8 @@ class Placement:
         for size, full in zip(value.shape, self._split_widths()):
             split.extend(full if size != 1 else [1] * len(full))
         value = value.reshape(split).permute(self.order)
+        if self.query is None:
+            value = value.unsqueeze(-2)  # the one query
         shape = value.shape
         batch = shape[0] if self.batch is not None else 1
         rest = math.prod(shape[1 if self.batch is not None else 0:-2])
@@ -118,17 +120,19 @@ def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, .
         query_dim = next((d for d, a in enumerate(flat) if d != key_dim and table.get(a).role == "query"), None)
     if query_dim is None:
         candidates = [d for d, a in enumerate(flat) if d != key_dim and table.get(a).kind in ("seq", "pos")]
-        if len(candidates) != 1:
+        if len(candidates) > 1 or (not candidates and block.query_axis is not None):
             return None
-        query_dim = candidates[0]
+        query_dim = candidates[0] if candidates else None  # none: one query per row (additive attention)
     others = [d for d in range(len(flat)) if d not in (key_dim, query_dim)]
     batch_dims = [d for d in others if table.get(flat[d]).kind == "batch" and not table.get(flat[d]).parts]
     if not batch_dims:  # a batch axis we could not name (e.g. of ids the model built itself)
         batch_dims = [d for d in others if table.get(flat[d]).kind == "unknown"][:1]
     batch_dim = batch_dims[0] if len(batch_dims) == 1 else None
     rest = [d for d in others if d != batch_dim]
-    order = ([batch_dim] if batch_dim is not None else []) + rest + [query_dim, key_dim]
-    return Placement(sizes, order, batch_dim, rest, query_dim, key_dim, tuple(shape), flat[query_dim], flat[key_dim])
+    order = ([batch_dim] if batch_dim is not None else []) + rest + ([query_dim] if query_dim is not None else []) \
+        + [key_dim]
+    return Placement(sizes, order, batch_dim, rest, query_dim, key_dim, tuple(shape),
+                     flat[query_dim] if query_dim is not None else None, flat[key_dim])
 
 
 def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pattern | None:
@@ -146,7 +150,11 @@ def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pat
         return None
     table = analysis.table
     query, key = placement.query_axis, placement.key_axis
-    query_base, key_base = table.get(table.base_of(query)), table.get(table.base_of(key))
+    key_base = table.get(table.base_of(key))
+    if query is None:
+        return Pattern(hidden.bool(), placement.batch is not None, None, key_base.seq or table.get(key).seq, False,
+                       None, placement)
+    query_base = table.get(table.base_of(query))
     return Pattern(hidden.bool(), placement.batch is not None, query_base.seq or table.get(query).seq,
                    key_base.seq or table.get(key).seq, table.base_of(query) == table.base_of(key),
                    table.alignment(query, key), placement)

@@ -155,6 +155,7 @@ class VoteCollector:
         self._positions()
         self._features()
         self._pooling()
+        self._lined_up()
         self._lengths()
         return self.votes
 
@@ -179,7 +180,8 @@ class VoteCollector:
         for source in data_inputs(self.analysis.recording):
             options = candidates(source)
             shape = source.meta.shape
-            if any(option[:2] == ("seq", "batch") for option in options) and shape[0] != shape[1]:
+            if any(option[:2] == ("seq", "batch") for option in options) and shape[0] != shape[1] \
+                    and min(shape[:2]) > 1:  # a (B, 1, d) decoder step says nothing by its lengths
                 longer = 0 if shape[0] > shape[1] else 1
                 key = (source.meta.vid, longer, "seq", "it is the longer of the first two dims")
                 self.seen[key] = Vote(source.meta.vid, longer, "seq", LONGER, key[3])
@@ -258,6 +260,18 @@ class VoteCollector:
                 if dim < len(axes):
                     self.vote(axes[dim], "feature", FEATURES, f"{event.op} acts on it", event.index)
 
+
+    def _lined_up(self) -> None:
+        """An axis an elementwise op or a join lines up with the batch is likelier the batch (`tokens[t]`
+        of (T, B) ids concatenated with a (B, d) state). As weak as the length prior: it only decides
+        what other evidence leaves tied, since the reading it comes from may be the wrong one."""
+        table = self.table
+        for conflict in table.conflicts:
+            if conflict.reason != "kinds":
+                continue
+            for one, other in ((conflict.first, conflict.second), (conflict.second, conflict.first)):
+                if table.get(one).kind == "batch" and table.get(other).kind in ("seq", "pos", "unknown"):
+                    self.vote(other, "batch", LONGER, "it is lined up with the batch", conflict.event)
 
     def _pooling(self) -> None:
         """A dim pooled away (`h.mean(0)` before a classifier) is no batch: samples are never summed

@@ -281,3 +281,17 @@ def _is_self_parameter(node: ast.AST, child: str, attribute: str) -> bool:
         node = node.value
     return (isinstance(node, ast.Attribute) and node.attr == attribute and isinstance(node.value, ast.Attribute)
             and node.value.attr == child and isinstance(node.value.value, ast.Name) and node.value.value.id == "self")
+
+
+def module_definition(analysis: "Analysis", path: str, role: str) -> tuple[Related, ...]:
+    """Where the module at `path` was made: `self.norm = nn.LayerNorm((T, d))` in its parent's class
+    (an argument given there, not in the forward, may be the mistake)."""
+    parent, _, attribute = path.rpartition(".")
+    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == parent), None)
+    if type_name is None or not attribute or attribute.isdigit():
+        return ()
+    for filename in sorted({event.file for event in analysis.recording.events if event.file}):
+        lines = _registration_lines(filename, type_name, attribute)
+        if lines:
+            return (_place(filename, lines[0], role),)
+    return ()
