@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-from ..evidence.provenance import factor_definitions, scaled_in_place
+from ..evidence.provenance import factor_definitions, module_definition, scaled_in_place
 from ..findings import Finding
 from .base import Check
 
@@ -46,7 +46,7 @@ class ScaleFactor(Check):
                 f"d_k={d_k}, which calls for 1/sqrt({d_k}) = {expected:.4g} (a model that folds the scaling "
                 "into its weights' initialization, as T5 does, is fine)",
                 hint=f"divide the scores by math.sqrt({d_k}) (the per-head width, not d_model)",
-                related=factor_definitions(event.file, event.line, "its factor computed here") if block.scale_events else (),
+                related=_factor_notes(analysis, event) if block.scale_events else (),
             )
 
 
@@ -66,4 +66,13 @@ def _folded_into_weights(analysis, block) -> bool:
                 break
             vid = made.inputs[0].vid
     return False
+
+
+def _factor_notes(analysis, event) -> tuple:
+    """Where the factor was computed; when that was in `__init__` (from an argument, often), also
+    where the module was made, since the argument it was given may be the mistake."""
+    notes = factor_definitions(event.file, event.line, "its factor computed here")
+    if any(note.function.endswith("__init__") for note in notes) and event.module:
+        notes += module_definition(analysis, event.module, "the module made here (with the arguments the factor used)")
+    return notes
 
