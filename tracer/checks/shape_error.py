@@ -59,11 +59,16 @@ def _hint(analysis, event) -> str:
         return "the new shape must hold exactly as many elements as the input: check the head count and d_model"
     if len(shapes) >= 2:
         table = analysis.table
-        for a, b in ((0, 1), (1, 0)):
-            for i in range(1, min(len(shapes[a]), len(shapes[b])) + 1):
-                sa, sb = shapes[a][-i], shapes[b][-i]
-                if sa != sb and 1 not in (sa, sb):
-                    axis = analysis.axes_of(event.inputs[a])[-i]
-                    return (f"dimension -{i} has size {sb} in one operand but {sa} ({table.describe(axis)}) in the "
-                            f"other: a mask over the keys must have length {sa}")
+        for i in range(1, min(len(shapes[0]), len(shapes[1])) + 1):
+            sa, sb = shapes[0][-i], shapes[1][-i]
+            if sa != sb and 1 not in (sa, sb):
+                first, second = analysis.axes_of(event.inputs[0])[-i], analysis.axes_of(event.inputs[1])[-i]
+                said = f"dimension -{i} is {table.describe(first)} in one operand but {table.describe(second)} in the other"
+                role = table.get(first).role
+                if role == "query" and event.op in ("masked_fill", "where", "add"):
+                    return (f"{said}: this mask lies along the queries; a padding mask goes over the keys, "
+                            "broadcast as mask[:, None, None, :] against (B, H, T_q, T_k)")
+                if role == "key":
+                    return f"{said}: a mask over the keys must have length {sa}"
+                return f"{said}: the two must have the same size there, or size 1"
     return "compare the operands' axes above"
