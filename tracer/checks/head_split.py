@@ -20,6 +20,14 @@ class HeadSplit(Check):
         for event, kinds, splitting in torn_reshapes(analysis):
             if splitting and "seq" in kinds and kinds & {"feature", "head"}:
                 reported.add(event.index)
+                if _holds_heads(analysis, event):
+                    yield self.at(
+                        analysis, event.index,
+                        f"{event.op} to {list(event.outputs[0].shape)} splits [{analysis.describe(event.inputs[0])}] "
+                        "into heads again: it holds its heads already, and the new axes mix heads and token positions",
+                        hint="it is (B*H, T, d_h) already: use it as it is, or view(B, H, T, d_h) to take the heads apart",
+                    )
+                    continue
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} to {list(event.outputs[0].shape)} tears the token and feature axes of "
@@ -52,6 +60,13 @@ class HeadSplit(Check):
                     "the split put features where the sequence should be",
                     hint=self.hints[analysis.layout.name],
                 )
+
+
+def _holds_heads(analysis, event) -> bool:
+    """Whether the reshaped value was split into heads before (a B·H axis)."""
+    table = analysis.table
+    return any(any(table.get(part).kind == "head" for part in table.get(axis).parts)
+               for axis in analysis.axes_of(event.inputs[0]))
 
 
 def _contracts_tokens(analysis, block) -> bool:

@@ -34,7 +34,7 @@ def _piece_kind(table, axis: int) -> str:
         return "seq"
     if record.kind == "head" or (record.kind == "feature" and record.base is not None):
         return "head"
-    if record.kind == "merged" and record.parts:
+    if record.parts and record.kind in ("merged", "batch"):  # B·H (a batch of heads) counts as heads
         kinds = {_piece_kind(table, p) for p in record.parts}
         return "seq" if "seq" in kinds else "head" if "head" in kinds else record.kind
     return record.kind
