@@ -63,8 +63,8 @@ def _carry(recording, event: OpEvent, position: int, mark: torch.Tensor) -> list
         if event.op in REPLAYED and position == 0:
             replayed = _replay(recording, event, mark)
             return None if replayed is None or [tuple(m.shape) for m in replayed] != shapes else replayed
-        if event.op in ELEMENTWISE:
-            return [_aligned(mark, shapes[0])]
+        if event.op in ELEMENTWISE:  # a broadcast operand's mark, right-aligned as torch broadcasts
+            return [torch.broadcast_to(mark, shapes[0])]
         if event.op in ALONG_LAST and position == 0 and _last_dim_only(event):
             return [mark.any(-1, keepdim=True).expand(shapes[0])]
         if event.op == "cat":
@@ -72,11 +72,6 @@ def _carry(recording, event: OpEvent, position: int, mark: torch.Tensor) -> list
     except (RuntimeError, IndexError, TypeError, ValueError):
         return None
     return None
-
-
-def _aligned(mark: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor:
-    """A broadcast operand's mark on the output: right-aligned, as torch broadcasts."""
-    return torch.broadcast_to(mark, shape)
 
 
 def _last_dim_only(event: OpEvent) -> bool:

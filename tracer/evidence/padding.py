@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from ..blocks import LAYOUT_OPS
 from .sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _input_behind(analysis: "Analysis", vid: int) -> torch.Tensor | None:
     return None
 
 
-_VIEWS_AND_CASTS = frozenset({"getitem", "unsqueeze", "view", "reshape", "to", "long", "int", "type_as", "expand"})
+_VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "long", "int"}
 
 
 def _token_inputs(analysis: "Analysis"):

@@ -138,10 +138,10 @@ def _assignment_of(function: ast.AST, name: str | None, before: int) -> list[int
     """The last line before `before` in `function` that assigns `name`."""
     if name is None:
         return []
-    lines = [node.lineno for node in ast.walk(function) if isinstance(node, ast.Assign) and node.lineno < before
-             and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)
-             and not (isinstance(node.value, ast.Constant) and node.value.value is None)]  # not `mask = None`
-    return [max(lines)] if lines else []
+    found = [node for node in _assignments(function, lambda target: isinstance(target, ast.Name) and target.id == name,
+                                           before)
+             if not (isinstance(node.value, ast.Constant) and node.value.value is None)]  # not `mask = None`
+    return [found[0].lineno] if found else []
 
 
 def _registers(node: ast.AST, attribute: str) -> bool:
@@ -256,7 +256,7 @@ def scaled_in_place(analysis: "Analysis", parameter: str) -> Related | None:
     type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == owner_path), None)
     if type_name is None or not child:
         return None
-    for filename in sorted({event.file for event in analysis.recording.events if event.file}):
+    for filename in _user_files(analysis):
         tree = _tree(filename)
         for node in ast.walk(tree) if tree is not None else ():
             if not (isinstance(node, ast.ClassDef) and node.name == type_name):
@@ -290,8 +290,13 @@ def module_definition(analysis: "Analysis", path: str, role: str) -> tuple[Relat
     type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == parent), None)
     if type_name is None or not attribute or attribute.isdigit():
         return ()
-    for filename in sorted({event.file for event in analysis.recording.events if event.file}):
+    for filename in _user_files(analysis):
         lines = _registration_lines(filename, type_name, attribute)
         if lines:
             return (_place(filename, lines[0], role),)
     return ()
+
+
+def _user_files(analysis: "Analysis") -> list[str]:
+    """The user's source files the recorded ops ran from, where classes are looked up by name."""
+    return sorted({event.file for event in analysis.recording.events if event.file})
