@@ -64,6 +64,12 @@ _codes: dict[int, dict[int, int] | None] = {}
 _held: list[CodeType] = []
 _CALLER_SIDE: dict[int, int] = {}
 _UNKNOWN: dict[int, int] = {}
+_tidied: dict[int, str] = {}  # user code whose file name holds `..` or `./`: the name without them
+
+
+def _tidy(filename: str) -> str:
+    """`harness/../src/x.py` as `src/x.py`: the name a user (and SARIF, and GitHub) expects."""
+    return os.path.normpath(filename) if filename and not filename.startswith("<") else filename
 
 
 def _entry(code: CodeType) -> dict[int, int] | None:
@@ -72,6 +78,8 @@ def _entry(code: CodeType) -> dict[int, int] | None:
         _held.append(code)
         if not _is_internal(code.co_filename):
             entry = {}
+            if _tidy(code.co_filename) != code.co_filename:
+                _tidied[id(code)] = _tidy(code.co_filename)
         elif _is_caller_side(os.path.abspath(code.co_filename)):
             entry = _CALLER_SIDE
         else:
@@ -118,7 +126,7 @@ def user_location(start: FrameType | None = None) -> tuple[str, int]:
         line = lines.get(frame.f_lasti)
         if line is None:
             line = lines[frame.f_lasti] = frame.f_lineno
-        return code.co_filename, line
+        return _tidied.get(id(code), code.co_filename), line
     return "", 0
 
 
@@ -134,10 +142,10 @@ def raise_location(traceback: TracebackType | None) -> tuple[str, int]:
     while traceback is not None:
         code = traceback.tb_frame.f_code
         if not _is_internal(code.co_filename):
-            found = (code.co_filename, traceback.tb_lineno)
+            found = (_tidy(code.co_filename), traceback.tb_lineno)
         traceback = traceback.tb_next
     if found == ("", 0) and outermost is not None:
         caller = user_frame(outermost.f_back) if outermost.f_back is not None else None
         if caller is not None:
-            found = (caller.f_code.co_filename, caller.f_lineno)
+            found = (_tidy(caller.f_code.co_filename), caller.f_lineno)
     return found

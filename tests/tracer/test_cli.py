@@ -404,3 +404,32 @@ def test_the_value_budget_reaches_the_recorder(capsys: pytest.CaptureFixture[str
     large = json_lines(out)[0].get("notes", [])
     assert any("budget" in note for note in small)
     assert not any("budget" in note for note in large)
+
+
+def test_a_file_reached_through_dot_dot_is_named_without_it(tmp_path: Path) -> None:
+    """A model imported from `harness/../src/` is reported at `src/...`: the path a user, SARIF and
+    GitHub's annotations expect, not the one sys.path happened to spell."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "harness").mkdir()
+    (tmp_path / "src" / "attention.py").write_text(textwrap.dedent("""
+        import torch
+        from torch import nn
+        class Attention(nn.Module):
+            def forward(self, q, k, v):
+                return torch.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-2) @ v
+    """))
+    (tmp_path / "harness" / "build.py").write_text(textwrap.dedent("""
+        import os, sys, torch
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+        from attention import Attention
+        def build():
+            torch.manual_seed(0)
+            q = torch.randn(2, 5, 4)
+            return Attention(), (q, torch.randn(2, 5, 4), torch.randn(2, 5, 4))
+    """))
+    script = Path(sys.executable).parent / "attnscope"
+    done = subprocess.run([str(script), "check", "harness/build.py:build", "--json", "--jobs", "1"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    [finding] = json.loads(done.stdout.splitlines()[0])["findings"]
+    assert finding["code"] == "softmax-axis"
+    assert ".." not in finding["file"] and finding["file"].endswith(os.path.join("src", "attention.py"))
