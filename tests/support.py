@@ -4,6 +4,8 @@ Imported as `support` (tests/ is on pytest's pythonpath)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import torch
 
 import tracer
@@ -34,3 +36,31 @@ def run(model: torch.nn.Module, args: tuple = (), kwargs: dict | None = None, la
     """Check `model` in eval mode from a fixed seed."""
     torch.manual_seed(0)
     return tracer.run_check(model.eval(), args, kwargs or {}, layout=layout)[0]
+
+
+SUBMISSION = """
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, d=8):
+        super().__init__()
+        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+
+    def forward(self, x):
+        scores = self.q(x) @ self.k(x).transpose(-2, -1) / 8 ** 0.5
+        return torch.softmax(scores, dim=DIM) @ self.v(x)
+
+
+def build():
+    BUILD
+    return Attention().eval(), torch.randn(2, 5, 8)
+"""
+
+
+def submission(dim: int = -1, build: str = "pass", top: str = "") -> str:
+    """A student's attention file for cohort tests: correct with dim=-1, a softmax over the queries
+    with dim=-2; `build` runs first in build() (hang, crash, print ...), `top` goes above it all."""
+    return top + textwrap.dedent(SUBMISSION).replace("DIM", str(dim)).replace("BUILD", build)
+

@@ -10,39 +10,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from support import submission
+
 from tracer.cli import main
-
-GOOD = """
-import torch
-from torch import nn
-
-
-class Attention(nn.Module):
-    def __init__(self, d=8):
-        super().__init__()
-        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
-
-    def forward(self, x):
-        scores = self.q(x) @ self.k(x).transpose(-2, -1) / 8 ** 0.5
-        return torch.softmax(scores, dim=DIM) @ self.v(x)
-
-
-def build():
-    BUILD
-    return Attention().eval(), torch.randn(2, 5, 8)
-"""
-
-
-def submission(dim: int = -1, build: str = "pass", top: str = "") -> str:
-    return top + textwrap.dedent(GOOD).replace("DIM", str(dim)).replace("BUILD", build)
-
 
 BAD = {
     "hangs": (submission(build="while True: pass"), "timeout"),

@@ -14,39 +14,19 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
+from support import submission
+
 from tracer.cli import main
 
 pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[2]
-
-BODY = """
-import torch
-from torch import nn
-
-
-class Attention(nn.Module):
-    def __init__(self, d=8):
-        super().__init__()
-        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
-
-    def forward(self, x):
-        scores = self.q(x) @ self.k(x).transpose(-2, -1) / 8 ** 0.5
-        return torch.softmax(scores, dim=DIM) @ self.v(x)
-
-
-def build():
-    BUILD
-    return Attention().eval(), torch.randn(2, 5, 8)
-"""
-
 
 def cohort(folder: Path) -> list[str]:
     """Correct and buggy submissions, one that prints, one that hangs and one that segfaults."""
@@ -57,7 +37,7 @@ def cohort(folder: Path) -> list[str]:
     }
     targets = []
     for name, (dim, build) in builds.items():
-        (folder / f"{name}.py").write_text(textwrap.dedent(BODY).replace("DIM", str(dim)).replace("BUILD", build))
+        (folder / f"{name}.py").write_text(submission(dim, build))
         targets.append(f"{folder / name}.py:build")
     return targets
 
