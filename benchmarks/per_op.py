@@ -40,11 +40,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import tracer  # noqa: E402
-from benchmarks.overhead import bert_base  # noqa: E402
+from benchmarks.overhead import Workload, bert_base  # noqa: E402
 from models.reference import TransformerEncoder  # noqa: E402
 from tracer.analysis import analyse  # noqa: E402
-
-Workload = tuple[torch.nn.Module, tuple, dict]
 
 
 def small_encoder() -> Workload:

@@ -13,9 +13,8 @@ from typing import Iterable
 
 import torch
 
-from ..evidence.padding import Padding
+from ..evidence.padding import image_border, image_padding, runs_at_an_end
 from ..evidence.provenance import construction
-from ..evidence.sources import is_mask_like
 from ..findings import Finding
 from .base import Check
 from .patterns import QUERY, REST, masks_before, pattern_of
@@ -44,7 +43,7 @@ class MaskPolarity(Check):
                 if pattern is None or not pattern.has_batch:
                     continue
                 unread = pattern.hidden.all(dim=QUERY).all(dim=REST)  # (batch, T_k): hidden from every query
-                known = analysis.padding.get(pattern.key_seq) or _image_padding(analysis, unread, _grid(analysis, pattern))
+                known = analysis.padding.get(pattern.key_seq) or image_padding(analysis, unread.shape[0], _grid(analysis, pattern))
                 told = _inverted(unread, known.pad) if known is not None else \
                     _inverted_by_shape(unread, _grid(analysis, pattern))
                 if told is None:
@@ -81,25 +80,6 @@ def _inverted(unread: torch.Tensor, pad: torch.Tensor) -> str | None:
     return "" if bool(unread.any()) and bool((unread == ~pad).all()) else None
 
 
-def _image_padding(analysis, unread: torch.Tensor, grid: tuple[int, int] | None) -> Padding | None:
-    """Padding of flattened image keys from a (B, rows, columns) 0/1 or boolean mask input (an image
-    processor's `pixel_mask`): the value that only ever fills some last rows and columns of each
-    image is the padding, whatever the input is called."""
-    if grid is None:
-        return None
-    for source in analysis.recording.sources.values():
-        value = analysis.recording.values.get(source.meta.vid)
-        if source.kind != "input" or value is None or tuple(value.shape) != (unread.shape[0], *grid):
-            continue
-        if not is_mask_like(source, value):
-            continue
-        readings = [pad for pad in (value == 0, value != 0)
-                    if bool(pad.any()) and not bool(pad.flatten(1).all(dim=1).any()) and _image_border(pad)]
-        if len(readings) == 1:
-            return Padding(readings[0].flatten(1), f"the image mask input {source.name}")
-    return None
-
-
 def _grid(analysis, pattern) -> tuple[int, int] | None:
     """(rows, columns) when the keys are a flattened 2-D grid (an image's or feature map's pixels)."""
     if pattern.placement is None:
@@ -123,21 +103,8 @@ def _inverted_by_shape(unread: torch.Tensor, grid: tuple[int, int] | None) -> st
     shown = ~unread[~empty]
     if bool(shown.all(dim=-1).any()):
         return None  # some sample sees every key: nothing says which tokens are padding
-    if not (_runs_at_an_end(shown) or (grid is not None and _image_border(shown.reshape(-1, *grid)))):
+    if not (runs_at_an_end(shown) or (grid is not None and image_border(shown.reshape(-1, *grid)))):
         return None
     samples = ", ".join(str(int(b)) for b in empty.nonzero()[:, 0][:6])
     return (f"it hides every key of sample {samples} and shows the others only a run of keys at one end of the "
             "sequence, where padding sits")
-
-
-def _runs_at_an_end(shown: torch.Tensor) -> bool:
-    at_end = shown.flip(-1).int().cumprod(-1).flip(-1).bool()
-    at_start = shown.int().cumprod(-1).bool()
-    return bool((at_end == shown).all()) or bool((at_start == shown).all())
-
-
-def _image_border(shown: torch.Tensor) -> bool:
-    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding."""
-    rows, columns = shown.all(dim=2), shown.all(dim=1)
-    border = rows[:, :, None] | columns[:, None, :]
-    return bool((border == shown).all()) and _runs_at_an_end(rows) and _runs_at_an_end(columns)

@@ -219,3 +219,37 @@ def _from_zero_runs(analysis: "Analysis"):
         pad = _end_runs(ids == 0, zero_means_pad=False)
         if pad is not None and bool((pad == (ids == 0)).all()):
             yield seq, Padding(pad, "runs of token 0 at one end of the ids")
+
+
+def image_padding(analysis: "Analysis", batch: int, grid: tuple[int, int] | None) -> Padding | None:
+    """Padding of flattened image keys from a (B, rows, columns) 0/1 or boolean mask input (an image
+    processor's `pixel_mask`): the value that only ever fills some last rows and columns of each
+    image is the padding, whatever the input is called. Asked by the mask checks for keys that
+    are a flattened grid, since only they know which keys those are."""
+    if grid is None:
+        return None
+    for source in analysis.recording.sources.values():
+        value = analysis.recording.values.get(source.meta.vid)
+        if source.kind != "input" or value is None or tuple(value.shape) != (batch, *grid):
+            continue
+        if not is_mask_like(source, value):
+            continue
+        readings = [pad for pad in (value == 0, value != 0)
+                    if bool(pad.any()) and not bool(pad.flatten(1).all(dim=1).any()) and image_border(pad)]
+        if len(readings) == 1:
+            return Padding(readings[0].flatten(1), f"the image mask input {source.name}")
+    return None
+
+
+def runs_at_an_end(shown: torch.Tensor) -> bool:
+    """Each row's True cells form one run at its end, or each row's at its start."""
+    at_end = shown.flip(-1).int().cumprod(-1).flip(-1).bool()
+    at_start = shown.int().cumprod(-1).bool()
+    return bool((at_end == shown).all()) or bool((at_start == shown).all())
+
+
+def image_border(shown: torch.Tensor) -> bool:
+    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding."""
+    rows, columns = shown.all(dim=2), shown.all(dim=1)
+    border = rows[:, :, None] | columns[:, None, :]
+    return bool((border == shown).all()) and runs_at_an_end(rows) and runs_at_an_end(columns)
