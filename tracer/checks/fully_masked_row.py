@@ -15,7 +15,7 @@ from typing import Iterable
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import KEY, padded_queries, masks_before, pattern_of
+from .patterns import KEY, batch_dims_of, masks_before, padded_queries, pattern_of
 from .row_reach import rows_reach_output
 
 
@@ -97,8 +97,7 @@ def _rows_dropped(analysis, block, pattern, rows) -> bool:
     output = analysis.recording.events[block.contraction_event].outputs[0]
     axes, table = analysis.axes_of(output), analysis.table
     query = [d for d, axis in enumerate(axes) if table.same(axis, pattern.placement.query_axis)]
-    batch = [d for d, axis in enumerate(axes) if table.get(axis).kind == "batch" and not table.get(axis).parts] or \
-        [d for d, axis in enumerate(axes) if table.get(axis).kind == "unknown" and d not in query][:1]  # as placed
+    batch = batch_dims_of(table, axes, [d for d in range(len(axes)) if d not in query])  # as the pattern placed it
     empty = rows.any(dim=1)  # (batch, T_q)
     if len(query) != 1 or len(batch) > 1 or (empty.shape[0] > 1 and not batch):
         return False

@@ -124,15 +124,20 @@ def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, .
             return None
         query_dim = candidates[0] if candidates else None  # none: one query per row (additive attention)
     others = [d for d in range(len(flat)) if d not in (key_dim, query_dim)]
-    batch_dims = [d for d in others if table.get(flat[d]).kind == "batch" and not table.get(flat[d]).parts]
-    if not batch_dims:  # a batch axis we could not name (e.g. of ids the model built itself)
-        batch_dims = [d for d in others if table.get(flat[d]).kind == "unknown"][:1]
+    batch_dims = batch_dims_of(table, flat, others)
     batch_dim = batch_dims[0] if len(batch_dims) == 1 else None
     rest = [d for d in others if d != batch_dim]
     order = ([batch_dim] if batch_dim is not None else []) + rest + ([query_dim] if query_dim is not None else []) \
         + [key_dim]
     return Placement(sizes, order, batch_dim, rest, query_dim, key_dim, tuple(shape),
                      flat[query_dim] if query_dim is not None else None, flat[key_dim])
+
+
+def batch_dims_of(table, axes, candidates: list[int]) -> list[int]:
+    """Which of the `candidates` dims of a value with these axes hold its batch: the named batch,
+    else the first axis of unknown meaning (a batch of ids the model built itself)."""
+    named = [d for d in candidates if table.get(axes[d]).kind == "batch" and not table.get(axes[d]).parts]
+    return named or [d for d in candidates if table.get(axes[d]).kind == "unknown"][:1]
 
 
 def pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pattern | None:
