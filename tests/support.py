@@ -21,9 +21,9 @@ def build_workload(entry: ZooModel) -> tuple[torch.nn.Module, tuple, dict]:
     return built[0], args, built[2] if len(built) > 2 else {}
 
 
-def check_entry(entry: ZooModel) -> tuple[tracer.Report, tracer.Trace]:
+def check_entry(entry: ZooModel, witness: bool = True) -> tuple[tracer.Report, tracer.Trace]:
     model, args, kwargs = build_workload(entry)
-    return tracer.run_check(model, args, kwargs, target=f"zoo:{entry.name}")
+    return tracer.run_check(model, args, kwargs, target=f"zoo:{entry.name}", witness=witness)
 
 
 

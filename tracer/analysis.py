@@ -31,6 +31,8 @@ from .vocabulary import named_axes
 if TYPE_CHECKING:
     import networkx as nx
 
+VIEWS = frozenset({"getitem", "view", "reshape", "transpose", "permute", "narrow", "select", "unsqueeze",
+                   "squeeze", "expand", "flatten", "unflatten", "movedim", "t"})  # share their input's storage
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
 MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved them again
 
@@ -49,6 +51,7 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the user should know about this analysis
     shared: dict = field(default_factory=dict)  # results two checks read (the causal masks), computed once
+    witnesses: dict = field(default_factory=dict)  # what the witnesses ran and skipped (tracer.witness)
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -107,6 +110,7 @@ class Analysis:
                  "elements": b.elements, "bytes": b.elements * DTYPE_BYTES.get(b.dtype, 4)}
                 for b in self.blocks
             ],
+            **({"witnesses": self.witnesses} if self.witnesses else {}),
         }
 
 
@@ -116,9 +120,11 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     analysis.inputs = assign_input_axes(recording, analysis.table, layout)
     analysis.axes.update(analysis.inputs.axes)
     products = layout.attention_products
+    written = _written(recording, flow)
     for event in recording.events:
         inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index))
+        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index),
+                               bool(event.inputs) and event.inputs[0].vid in written)
         analysis.facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
             analysis.axes[meta.vid] = axes
@@ -127,6 +133,22 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
         analysis.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
     return analysis
+
+
+def _written(recording: Recording, flow: Dataflow) -> set[int]:
+    """Values the forward writes in place, and what they are views of (a cache written through
+    `k_cache[:B].index_copy_(...)` is written as a whole): no read-only table among them."""
+    written: set[int] = set()
+    for event in recording.events:
+        if not event.inplace:
+            continue
+        written.update(meta.vid for meta in event.outputs)
+        vid = event.inputs[0].vid if event.inputs else None
+        while vid is not None and vid not in written:
+            written.add(vid)
+            made = flow.made_by(vid)
+            vid = made.inputs[0].vid if made is not None and made.op in VIEWS and made.inputs else None
+    return written
 
 
 def settled_analysis(recording: Recording, forced: str | None = None) -> Analysis:

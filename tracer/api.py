@@ -11,6 +11,7 @@ from .compiled import eager, unwrap
 from .findings import Report
 from .store import read
 from .trace import Trace
+from .witness import Snapshot, run_witnesses, take_snapshot
 
 if TYPE_CHECKING:
     from torch import nn
@@ -23,24 +24,39 @@ def run_check(
     *,
     layout: str | None = None,
     target: str = "",
+    witness: bool = True,
     **trace_options: Any,
 ) -> tuple[Report, Trace]:
     """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding.
 
     A compiled model (`torch.compile`) is traced as its original module, eagerly, with a
-    note. `layout` None lets the evidence decide how the inputs are read; `trace_options`
+    note. `layout` None lets the evidence decide how the inputs are read; `witness` runs the
+    model again to prove or refute what the checks found (`tracer.witness`); `trace_options`
     go to `Trace` (e.g. `value_budget_bytes`).
     """
     notes: list[str] = []
     model = unwrap(model, notes)
+    kwargs = kwargs or {}
     with torch.no_grad(), eager():
+        before = take_snapshot(model, args, kwargs) if witness else None
         try:
             with Trace(model, layout=layout, **trace_options) as recorded:
-                model(*args, **(kwargs or {}))
+                model(*args, **kwargs)
         except Exception:  # reported as a shape-error (or other) finding from the recording
             pass
+        if witness:
+            _witness(model, before, recorded)
     recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
     return report_of(recorded, target), recorded
+
+
+def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace) -> None:
+    """The witnesses' findings replace the checks' (confirmed, refuted or new) in the analysis."""
+    analysis = recorded.analysis
+    outcome = run_witnesses(model, before, analysis)
+    analysis.findings = outcome.findings
+    analysis.notes.extend(outcome.notes)
+    analysis.witnesses = outcome.summary
 
 
 def report_of(recorded: Trace, target: str = "") -> Report:

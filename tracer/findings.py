@@ -27,6 +27,31 @@ class Related:
 
 
 @dataclass(frozen=True)
+class Witness:
+    """The proof of a finding by running the model again: what was changed, what moved, by how much.
+
+    `kind` is "batch", "padding", "causal" or "repeat" (CONTRACT.md). `by` 0.0: nothing moved
+    (a rule finding the witness refuted)."""
+
+    kind: str
+    changed: str
+    moved: str
+    by: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "changed": self.changed, "moved": self.moved, "by": self.by}
+
+    @property
+    def proof(self) -> str:
+        """`changing token 5 of ids moved the logits at position 4 by 0.11`."""
+        if self.kind == "repeat":
+            return f"a second eval-mode pass on the same inputs moved {self.moved} by {self.by:.3g}"
+        if self.by == 0.0:
+            return f"changing {self.changed} moved {self.moved}"
+        return f"changing {self.changed} moved {self.moved} by {self.by:.3g}"
+
+
+@dataclass(frozen=True)
 class Finding:
     """One problem at one user source line. `count` is how many ops (e.g. layers) share it."""
 
@@ -42,6 +67,7 @@ class Finding:
     count: int = 1
     event: int | None = None  # index into the recording's events, for the TUI and renderer
     related: tuple[Related, ...] = ()  # where the faulty operand was built, most direct first
+    witness: Witness | None = None  # the run of the model that proves it (or shows its harm absent)
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -55,6 +81,8 @@ class Finding:
             data["count"] = self.count
         if self.related:
             data["related"] = [place.to_dict() for place in self.related]
+        if self.witness is not None:
+            data["witness"] = self.witness.to_dict()
         return data
 
 

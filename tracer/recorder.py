@@ -68,16 +68,18 @@ class Recorder(TorchFunctionMode):
         value_budget_bytes: int = DEFAULT_BUDGET_BYTES,
         mask_budget_bytes: int | None = None,
         max_passes: int | None = None,
+        keep_every_value: bool = False,
     ) -> None:
         """`mask_budget_bytes`: for masks and what builds them; by default 1 GiB, or the value
-        budget where that is larger (so raising the value budget never keeps fewer masks)."""
+        budget where that is larger (so raising the value budget never keeps fewer masks).
+        `keep_every_value`: copy every value under the budget, not only those the checks read."""
         super().__init__()
         if mask_budget_bytes is None:
             mask_budget_bytes = max(MASK_BUDGET_BYTES, value_budget_bytes)
         self.model = model
         self.max_passes = max_passes
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")
-        self.keeper = ValueKeeper(value_budget_bytes, mask_budget_bytes)
+        self.keeper = ValueKeeper(value_budget_bytes, mask_budget_bytes, everything=keep_every_value)
         self.values = ValueBook(self.keeper)
         self._stack: list[dict[str, Any]] = []
         self._calls: list[ModuleCall | None] = []

@@ -32,10 +32,11 @@ class Trace:
         mask_budget_bytes: int | None = None,
         max_passes: int | None = None,
         layout: str | None = None,
+        keep_every_value: bool = False,
     ) -> None:
         self.layout = layout
         self._recorder = Recorder(model, value_budget_bytes=value_budget_bytes, mask_budget_bytes=mask_budget_bytes,
-                                  max_passes=max_passes)
+                                  max_passes=max_passes, keep_every_value=keep_every_value)
 
     def __enter__(self) -> "Trace":
         self._recorder.start()

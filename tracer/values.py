@@ -49,11 +49,12 @@ class ValueKeeper:
     mask_bytes: int = 0
     kept: dict[int, torch.Tensor] = field(default_factory=dict)
     dropped: list[int] = field(default_factory=list)  # vids wanted but over budget
+    everything: bool = False  # keep every value (a witness comparing two runs op by op), under the budget
 
     def wants(self, op: str, tensor: torch.Tensor, mask: bool) -> bool:
         """Masks, normalizations, small values and non-float values (ids, masks) are read later."""
         return (
-            mask or op in VALUE_OPS or tensor.numel() <= SMALL_NUMEL
+            self.everything or mask or op in VALUE_OPS or tensor.numel() <= SMALL_NUMEL
             or not (tensor.is_floating_point() or tensor.is_complex())
         )
 
@@ -65,7 +66,7 @@ class ValueKeeper:
         Called for every recorded op, so `wants` and the copy are inline.
         """
         numel = tensor.numel()
-        if not (mask or op in VALUE_OPS or numel <= SMALL_NUMEL
+        if not (self.everything or mask or op in VALUE_OPS or numel <= SMALL_NUMEL
                 or not (tensor.is_floating_point() or tensor.is_complex())) or tensor.is_meta:
             return False
         size = numel * tensor.element_size()

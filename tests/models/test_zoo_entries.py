@@ -40,6 +40,9 @@ CODES = (
     "dropout-eval",
     "nan",
     "shape-error",
+    "padding-leak",
+    "batch-leak",
+    "nondeterministic",
 )
 
 ENTRIES = catalogue()

@@ -59,7 +59,7 @@ def same(before: Any, after: Any, where: str = "recording") -> None:
 @pytest.mark.parametrize("name", ROUND_TRIPS)
 def test_round_trip_loses_nothing(name: str, tmp_path: Path) -> None:
     entry = catalogue()[name]
-    _, original = check_entry(entry)
+    _, original = check_entry(entry, witness=False)  # witnesses run the model: a recording has none to run
     path = tmp_path / f"{name}.attntrace"
     original.save(str(path))
     loaded = tracer.load(path)

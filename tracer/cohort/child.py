@@ -106,6 +106,7 @@ def check(job: Job) -> dict[str, Any]:
         with isolated():
             report, recorded = trace_target(
                 job.target, layout=job.layout, device=job.device, value_budget=job.value_budget,
+                witness=job.witness,
             )
     except TargetExit as problem:
         return failure(str(problem), "exit")

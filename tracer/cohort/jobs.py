@@ -28,6 +28,7 @@ class Job:
     device: str | None = None
     layout: str | None = None
     value_budget: int | None = None
+    witness: bool = True
     timeout: float = DEFAULT_TIMEOUT
     max_memory: int | None = None
     threads: int = 1
@@ -54,7 +55,7 @@ def make_jobs(targets: list[str], **settings: Any) -> list[Job]:
     options changed.
     """
     cwd = os.getcwd()
-    options = {key: settings.get(key) for key in ("device", "layout", "value_budget")}
+    options = {key: settings.get(key) for key in ("device", "layout", "value_budget", "witness")}
     # Several zoo targets: the warm parent loads the whole zoo once; one imports its own module.
     zoo = (ZOO,) if sum(target.startswith("zoo:") for target in targets) > 1 else ()
     jobs = []

@@ -65,6 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 0 even when findings reach --fail-on (for demos and reports); target errors still exit 2",
     )
     add_layout_argument(parser)
+    parser.add_argument("--witness", choices=("on", "off"), default="on",
+                        help="run the model again under controlled changes (another sample, the padding, later "
+                             "tokens, a second pass) to prove each error or catch what no rule knows (default: on)")
     parser.add_argument("--value-budget", type=parse_size, metavar="SIZE", default=None,
                         help="memory for the value copies the value checks read (e.g. 256M; default 64M): "
                              "raise it when the report says a check was limited by the budget")
@@ -86,6 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _settings(options: argparse.Namespace, parallel: int) -> dict[str, Any]:
     return {
         "device": options.device, "layout": options.layout, "value_budget": options.value_budget,
+        "witness": options.witness == "on",
         "timeout": options.timeout, "max_memory": options.max_memory,
         "threads": max(1, cores() // parallel), "diagrams": bool(options.results),
     }

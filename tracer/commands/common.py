@@ -83,6 +83,7 @@ def is_recording_path(spec: str) -> bool:
 
 def trace_target(
     spec: str, *, layout: str | None = None, device: str | None = None, value_budget: int | None = None,
+    witness: bool = True,
 ) -> tuple[Report, Trace]:
     """Load `spec`, build it on `device` (if given), and trace one forward pass.
 
@@ -94,7 +95,10 @@ def trace_target(
     from ..api import load, report_of, run_check
 
     if is_recording_path(spec):
+        from ..witness import NOT_LIVE
+
         recorded = load(spec, layout=layout)
+        recorded.analysis.notes.append(NOT_LIVE.format(why="a saved recording has no model to run again"))
         return report_of(recorded, spec), recorded
     import torch
 
@@ -109,7 +113,7 @@ def trace_target(
     with torch.device(device) if device is not None else nullcontext():
         report, recorded = run_check(
             workload.model, workload.args, workload.kwargs,
-            layout=layout or workload.options.get("layout"), target=spec, **options,
+            layout=layout or workload.options.get("layout"), target=spec, witness=witness, **options,
         )
     if not notes:
         return report, recorded

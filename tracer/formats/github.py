@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ..findings import Witness
+
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
@@ -37,6 +39,8 @@ def lines_of(result: dict[str, Any]) -> list[str]:
     lines = []
     for finding in result.get("findings", ()):
         message = finding["message"] + (f" (hint: {finding['hint']})" if finding.get("hint") else "")
+        if finding.get("witness"):
+            message += f" (proof: {Witness(**finding['witness']).proof})"
         lines.append(command(
             LEVELS.get(finding["severity"], "notice"), message,
             file=shown_path(finding["file"]) if finding.get("file") else "", line=finding.get("line") or "",

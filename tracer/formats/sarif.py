@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..findings import Witness
 from .rules import Rule, documented_rules, rule_for
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -60,8 +61,14 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
     return descriptor
 
 
+def _proof(witness: dict[str, Any]) -> str:
+    return Witness(**witness).proof
+
+
 def _result(finding: dict[str, Any], rule_index: int, target: str) -> dict[str, Any]:
     message = finding["message"] + (f" Hint: {finding['hint']}" if finding.get("hint") else "")
+    if finding.get("witness"):
+        message += f" Proof: {_proof(finding['witness'])}"
     location: dict[str, Any] = {}
     if finding.get("file"):
         location["physicalLocation"] = _physical(finding["file"], finding.get("line", 0))

@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text as RichText
 
-from ..findings import Finding, Related, Report
+from ..findings import Finding, Related, Report, Witness
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 OUTPUT_LINES = 20  # lines of a target's own output shown in text mode (JSON carries more)
@@ -68,6 +68,8 @@ def finding_lines(finding: Finding, target: str) -> list[RichText]:
         lines.append(RichText.assemble(f" {' ' * len(gutter)} | ", (marker(source, finding.op), "bold green")))
     for place in finding.related:
         lines.extend(related_lines(place))
+    if finding.witness is not None:
+        lines.append(RichText.assemble("  ", ("proof", "bold magenta"), f": {finding.witness.proof}"))
     if finding.hint:
         lines.append(RichText.assemble("  ", ("hint", "bold"), f": {finding.hint}"))
     return lines
@@ -132,6 +134,7 @@ def report_from_dict(data: dict[str, Any]) -> Report:
             item["code"], item["severity"], item["message"], item.get("file", ""), item.get("line", 0),
             item.get("module", ""), item.get("op", ""), item.get("node", ""), hint=item.get("hint", ""),
             count=item.get("count", 1), related=tuple(Related(**place) for place in item.get("related", ())),
+            witness=Witness(**item["witness"]) if "witness" in item else None,
         )
         for item in data.get("findings", ())
     ]

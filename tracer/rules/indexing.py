@@ -124,7 +124,10 @@ def _cut(ctx: RuleContext, axis: int, size: int) -> int:
 
 
 def _mark_table_positions(ctx: RuleContext, index: list, result: list[int]) -> None:
-    """A table cut to length along its first dimension (`pe[:T]`) yields a run of positions."""
+    """A table cut to length along its first dimension (`pe[:T]`) yields a run of positions; a
+    buffer the forward wrote into (a KV cache cut to the batch, `k_cache[:B]`) is no such table."""
+    if ctx.written:
+        return
     shape = ctx.shape(0)
     first = next((d for d, s in enumerate(shape) if s != 1), None)
     if first is None or first >= len(index) or any(item is None for item in index[: first + 1]):

@@ -68,10 +68,11 @@ def reshape_rule(ctx: RuleContext) -> list[Axes]:
             product = 1
             while product < size:
                 run.append(sizes[cursor]); product *= sizes[cursor]; cursor += 1
+            parts = table.get(axis).parts or table.get(table.base_of(axis)).parts  # a query copy of B·T: B, T
             if len(run) == 1:
                 pieces.append((axis, axis, False))
-            elif tuple(table.get(p).size for p in table.get(axis).parts) == tuple(run):
-                pieces += [(part, part, False) for part in table.get(axis).parts]  # B·H back into B, H
+            elif tuple(table.get(p).size for p in parts) == tuple(run):
+                pieces += [(part, part, False) for part in parts]  # B·H back into B, H
             else:
                 pieces += [(piece, axis, True) for piece in table.factors(axis, tuple(run), index)]
         cursor = 0

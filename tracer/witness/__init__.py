@@ -1,0 +1,188 @@
+"""Witnesses: prove a finding by running the model again, and catch what no rule knows.
+
+After the recorded pass, the model is run again under changes that a correct model of its
+kind ignores, and the invariant is checked on its outputs:
+
+- *repeat*: a second eval-mode pass gives the same outputs;
+- *batch*: changing one sample's data moves no other sample's outputs;
+- *padding*: changing what padded positions hold moves no output at a real position and no
+  pooled output (a padding mask that pads nothing gets padding of attnscope's own);
+- *causal*: in a model with a causal mask, changing the tokens after position t moves no
+  output at or before t.
+
+A violated witness is localized by difference (`localize`) and becomes a finding with the
+witness as its proof (`verdict`); a rule finding whose harm a witness shows absent on these
+inputs becomes a note. Each witness costs one untraced forward (plus one shared baseline),
+and two recorded ones only when it is violated. This stage takes the model, its inputs and
+the analysis's facts; it does not reach into the checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from torch import nn
+
+from ..findings import Finding, Witness
+from .compare import Move, moved
+from .facts import Facts, gather
+from .localize import aligned, localize
+from .plans import Plan, Skipped, plans
+from .regions import protected_cells
+from .runner import Run, Runner, input_tensors
+from .state import Snapshot, take_snapshot
+from .verdict import confirm_or_report
+
+__all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
+
+NOT_LIVE = "witnesses not run: {why}"
+# Rule findings whose claimed harm the padding witness observes (a mask letting padding through).
+PADDING_CLAIMS = ("mask-axis", "mask-polarity")
+
+
+@dataclass
+class WitnessOutcome:
+    findings: list[Finding]
+    ran: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    forwards: int = 0
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return {"ran": list(self.ran), "skipped": dict(self.skipped), "forwards": self.forwards}
+
+
+def not_run(findings: list[Finding], why: str) -> WitnessOutcome:
+    return WitnessOutcome(list(findings), notes=[NOT_LIVE.format(why=why)])
+
+
+def run_witnesses(model: nn.Module, before: Snapshot | None, analysis) -> WitnessOutcome:
+    """Every witness the target admits; the model is left as the recorded pass left it."""
+    recording = analysis.recording
+    if recording.device == "meta":
+        return not_run(analysis.findings, "on the meta device there are no values to compare")
+    if before is None:
+        return not_run(analysis.findings, "the model's state could not be copied")
+    if recording.error is not None or recording.forward_passes != 1:
+        return WitnessOutcome(list(analysis.findings))
+    root = next((call for call in recording.module_calls if call.parent is None), None)
+    args, kwargs = before.arguments.original  # the user's own objects, as the recorded pass left them
+    after = Snapshot.take(model, tuple(args), kwargs)
+    try:
+        return _run_all(model, before, analysis, root)
+    except Exception as problem:  # noqa: BLE001 - a witness never costs the user the rule findings
+        return not_run(analysis.findings, f"{type(problem).__name__}: {problem}")
+    finally:
+        after.restore()
+
+
+def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutcome:
+    args, kwargs = before.restore()
+    inputs = input_tensors(args, kwargs)
+    outcome = WitnessOutcome(list(analysis.findings))
+    if root is None or len(inputs) != len(root.inputs):
+        outcome.notes.append(NOT_LIVE.format(why="the forward's inputs could not be matched to the recording"))
+        return outcome
+    if before.parameters_changed(model):
+        outcome.notes.append(NOT_LIVE.format(why="the forward pass writes the model's parameters"))
+        return outcome
+    facts = gather(analysis, [meta.vid for meta in root.inputs])
+    runner = Runner(model, before)
+    baseline = runner.run({})
+    for plan in plans(facts, inputs):
+        if isinstance(plan, Skipped):
+            outcome.skipped.setdefault(plan.kind, plan.why)
+            continue
+        _witness(analysis, facts, runner, plan, baseline, outcome)
+    outcome.forwards = runner.forwards
+    return outcome
+
+
+def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, outcome: WitnessOutcome) -> None:
+    first = runner.run(plan.baseline) if plan.baseline else baseline
+    second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset)
+    found = _largest_move(analysis, plan, first, second)
+    if found is None:
+        outcome.skipped.setdefault(plan.kind, "no output has the axes this witness protects")
+        return
+    outcome.ran.append(plan.kind)
+    move, words = found
+    if move is None:
+        outcome.findings = _refuted(analysis, plan, outcome.findings)
+        return
+    witness = Witness(plan.kind, plan.changed, words, round(move.by, 6))
+    recorded_first = runner.run(plan.baseline, record=True)
+    recorded_second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, record=True)
+    same = aligned(analysis.recording, recorded_first.recording)
+    where = analysis if same else _analysed(recorded_first.recording)
+    localized = localize(where, recorded_first.recording, recorded_second.recording, plan.region) \
+        if aligned(recorded_first.recording, recorded_second.recording) else None
+    outcome.findings = confirm_or_report(where, plan.kind, witness, localized, outcome.findings, same)
+
+
+def _analysed(recording):
+    from ..analysis import analyse
+
+    return analyse(recording)
+
+
+def _largest_move(analysis, plan: Plan, first: Run, second: Run) -> tuple[Move | None, str] | None:
+    """The largest protected move over the outputs the region can be placed on, with its words;
+    None when no output could be judged."""
+    outputs = analysis.recording.outputs
+    judged, best = 0, None
+    for position, ((name, before), (_, after)) in enumerate(zip(first.outputs, second.outputs)):
+        if position >= len(outputs) or tuple(outputs[position].shape) != tuple(before.shape):
+            continue
+        meta = outputs[position]
+        cells = protected_cells(analysis.table, analysis.axes_of(meta), meta.shape, plan.region, output=True)
+        if cells is None:
+            continue
+        judged += 1
+        move = moved(before, after, cells)
+        if move is not None and (best is None or move.by > best[0].by):
+            best = (move, _cell_words(analysis, meta, move.cell, name))
+    if not judged:
+        return None
+    return best if best is not None else (None, "")
+
+
+def _cell_words(analysis, meta, cell: tuple[int, ...], name: str) -> str:
+    """`the logits at position 4 of sample 0`: where an output moved, by its axes."""
+    table, where, sample = analysis.table, "", ""
+    axes = analysis.axes_of(meta)
+    several = any(size > 1 and table.get(axis).kind == "batch" for axis, size in zip(axes, meta.shape))
+    for dim, axis in enumerate(axes[:len(cell)]):
+        kind = table.get(axis).kind
+        if kind in ("seq", "pos") and not where:
+            where = f" at position {cell[dim]}"
+        elif kind == "batch" and several and not sample:
+            sample = f" of sample {cell[dim]}"
+    return f"{name}{where}{sample}"
+
+
+def _refuted(analysis, plan: Plan, findings: list[Finding]) -> list[Finding]:
+    """Rule findings claiming padding reaches real positions, which this clean witness shows it does not."""
+    if plan.kind != "padding":
+        return findings
+    kept = []
+    for finding in findings:
+        if finding.code in PADDING_CLAIMS and finding.severity == "error" and \
+                _mask_sequence(analysis, finding) == plan.region.sequence:
+            witness = Witness("padding", plan.changed, "nothing at the real positions", 0.0)
+            finding = replace(finding, severity="info", witness=witness,
+                              message=f"{finding.message}; but a witness shows no harm on these inputs: changing "
+                                      f"{plan.changed} moved nothing at the real positions")
+        kept.append(finding)
+    return kept
+
+
+def _mask_sequence(analysis, finding: Finding) -> int | None:
+    """The table root of the key sequence of the mask a finding is about, or None."""
+    table = analysis.table
+    for block in analysis.blocks:
+        if block.key_axis is not None and any(use.event == finding.event for use in block.masks):
+            return table.find(table.base_of(block.key_axis))
+    return None

@@ -1,0 +1,235 @@
+"""The facts a witness needs, read once from the stages before it: inputs, padding, causal sequences.
+
+Witnesses do not reach into the checks: what they need of the analysis is gathered here, as
+plain data keyed by each input's position among the forward pass's tensors (the order
+`tensors_in((args, kwargs))` walks them, which is the order the recorder saw them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from ..blocks import AttentionBlock
+from ..evidence.sources import data_inputs, is_mask_like
+
+VIEWS = frozenset({"getitem", "view", "reshape", "transpose", "permute", "narrow", "select", "unsqueeze",
+                   "squeeze", "expand", "flatten", "long", "int", "to", "contiguous"})
+STAIRCASE_SHARE = 0.5  # of consecutive rows whose bound moves by one key: a mask that follows the query
+
+
+@dataclass
+class DataInput:
+    name: str
+    vid: int
+    batch: int | None  # the dim holding the samples
+    seq: int | None  # the dim holding the positions
+    sequence: str | None  # the sequence id of that dim
+    vocabulary: int | None  # the embedding's size, for token ids
+
+
+@dataclass
+class Facts:
+    names: list[str]  # per input position
+    data: list[DataInput | None]
+    sequence_roots: dict[str, int] = field(default_factory=dict)  # sequence id -> its axis
+    padding: dict[str, tuple[torch.Tensor, bool]] = field(default_factory=dict)  # (pad, described by another input)
+    causal: dict[str, int] = field(default_factory=dict)  # sequence id -> the last position of the protected part
+    unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
+    compares_samples: bool = False
+
+    def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
+        for position, data in enumerate(self.data):
+            if data is not None and data.sequence == sequence and data.seq is not None:
+                return position, data
+        return None
+
+
+def gather(analysis, positions: list[int]) -> Facts:
+    """Facts about the inputs at `positions` (vids of the forward's tensors, in order)."""
+    recording, table = analysis.recording, analysis.table
+    sources = recording.sources
+    data_vids = {source.meta.vid for source in data_inputs(recording)}
+    names = [sources[vid].name if vid in sources else f"input {i}" for i, vid in enumerate(positions)]
+    facts = Facts(names, [None] * len(positions))
+    vocabularies = {_source_behind(analysis, event.inputs[0].vid): event.inputs[1].shape[0]
+                    for event in recording.ops("embedding") if len(event.inputs) >= 2}
+    for position, vid in enumerate(positions):
+        if vid not in data_vids or vid in positions[:position]:
+            continue
+        roles = analysis.layout.roles.get(vid, ())
+        axes = analysis.inputs.axes.get(vid, ())
+        kinds = [table.get(axis).kind for axis in axes]  # what the forward made of each dim (an image's batch)
+        batch = roles.index("batch") if "batch" in roles else (kinds.index("batch") if kinds.count("batch") == 1 else None)
+        seq = roles.index("seq") if roles.count("seq") == 1 else None
+        sequence = table.get(axes[seq]).seq if seq is not None and seq < len(axes) else None
+        if sequence is not None:
+            facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
+        facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
+    _padding(analysis, facts, positions)
+    facts.causal = _causal_sequences(analysis) or _cached_language_model(analysis, facts)
+    facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
+    facts.compares_samples = _compares_samples(analysis)
+    return facts
+
+
+def _padding(analysis, facts: Facts, positions: list[int]) -> None:
+    from .plans import describes
+
+    masks = [analysis.recording.values.get(vid) for vid in positions if _is_mask_input(analysis, vid)]
+    for sequence, padding in analysis.padding.items():
+        told = padding.told
+        described = told.startswith(("the mask input", "the lengths")) or any(
+            mask is not None and describes(mask, padding.pad) for mask in masks)
+        facts.padding[sequence] = (padding.pad, described)
+
+
+def _is_mask_input(analysis, vid: int) -> bool:
+    source = analysis.recording.sources.get(vid)
+    return source is not None and source.kind == "input" and is_mask_like(source, analysis.recording.values.get(vid))
+
+
+def _causal_sequences(analysis) -> dict[str, int]:
+    """Sequences some attention reads causally (a mask that follows the query, or `is_causal`), each
+    with the last position a change after which must not move anything at or before it."""
+    from ..checks.patterns import masks_before, pattern_of
+
+    found: dict[str, int] = {}
+    for block in analysis.blocks:
+        sequence = _query_sequence(analysis, block)
+        if sequence is None or sequence in found:
+            continue
+        size = analysis.table.get(block.query_axis).size
+        if any(use.kind == "is_causal" for use in block.masks):
+            found[sequence] = (size - 1) // 2
+            continue
+        for use in masks_before(block):
+            pattern = pattern_of(analysis, block, use)
+            if pattern is None or pattern.hidden.shape[-2] < 2:
+                continue
+            prefix = _staircase_prefix(~pattern.hidden)
+            if prefix is not None:
+                found[sequence] = max((size - 1) // 2, prefix)
+                break
+    return found
+
+
+def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
+    """A model that writes a KV cache in place and predicts its own tokens at every position decodes
+    autoregressively: its token sequence is causal even where no mask says so (chunked prefill)."""
+    recording = analysis.recording
+    writes_cache = any(event.inplace and event.inputs and _is_buffer(analysis, _source_behind(analysis, event.inputs[0].vid))
+                       for event in recording.events)
+    if not writes_cache:
+        return {}
+    for data in facts.data:
+        if data is None or data.sequence is None or data.seq is None or not data.vocabulary:
+            continue
+        size = recording.sources[data.vid].meta.shape[data.seq]
+        scores_tokens = any(len(out.shape) >= 2 and out.shape[-1] == data.vocabulary and size in out.shape[:-1]
+                            for out in recording.outputs)  # a vocabulary score at every position
+        if scores_tokens and size > 1:
+            return {data.sequence: (size - 1) // 2}
+    return {}
+
+
+def _is_buffer(analysis, vid: int) -> bool:
+    source = analysis.recording.sources.get(vid)
+    return source is not None and source.kind == "buffer"
+
+
+def _source_behind(analysis, vid: int) -> int:
+    """The source a value was sliced or viewed from (ids cut into chunks, a slice of a cache), or itself."""
+    for _ in range(4):
+        if vid in analysis.recording.sources:
+            return vid
+        made = analysis.flow.made_by(vid)
+        if made is None or made.op not in VIEWS or not made.inputs:
+            return vid
+        vid = made.inputs[0].vid
+    return vid
+
+
+def _query_sequence(analysis, block: AttentionBlock) -> str | None:
+    if block.query_axis is None:
+        return None
+    record = analysis.table.get(analysis.table.base_of(block.query_axis))
+    return record.seq if record.kind in ("seq", "pos") else None
+
+
+def _staircase_prefix(visible: torch.Tensor) -> int | None:
+    """For a mask whose view of the keys moves with the query (a causal mask, a cache mask, a
+    window: not a symmetric one), the last row of its bidirectional prefix (0 when it has none);
+    None for any other mask."""
+    rows = visible.reshape(-1, *visible.shape[-2:])
+    for table in rows:
+        seen = table.any(-1)
+        if int(seen.sum()) < 2:
+            continue
+        size_k = table.shape[-1]
+        last = (size_k - 1) - table.flip(-1).to(torch.uint8).argmax(-1)
+        first = table.to(torch.uint8).argmax(-1)
+        pairs = seen[1:] & seen[:-1]
+        steps = max(1, int(pairs.sum()))
+        follows = [bool((bound[1:] >= bound[:-1])[pairs].all()) and
+                   int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= STAIRCASE_SHARE * steps
+                   for bound in (last, first)]
+        square = table.shape[-1] == table.shape[-2]
+        if not any(follows) or (square and bool((table[seen][:, seen] == table[seen][:, seen].t()).all())):
+            continue
+        same = (table == table[0]).all(-1)
+        prefix = int(same.int().cumprod(0).sum()) - 1
+        return max(prefix, 0)
+    return None
+
+
+def _unpadded_masks(analysis, facts: Facts, positions: list[int]) -> list[tuple[int, str]]:
+    """Mask inputs that reach an attention's mask and pad nothing on these inputs, with the
+    sequence they describe (matched by the samples and positions they have)."""
+    reaching = _mask_ancestors(analysis)
+    found = []
+    for position, vid in enumerate(positions):
+        value = analysis.recording.values.get(vid)
+        if vid not in reaching or value is None or value.dim() < 2 or not _is_mask_input(analysis, vid):
+            continue
+        if not bool((value == value.flatten()[0]).all()):
+            continue
+        size_b, size_t = value.shape[0], value.shape[-1]
+        matches = [data.sequence for data in facts.data if data is not None and data.seq is not None
+                   and data.sequence is not None and data.batch is not None
+                   and analysis.recording.sources[data.vid].meta.shape[data.seq] == size_t
+                   and analysis.recording.sources[data.vid].meta.shape[data.batch] == size_b]
+        if len(set(matches)) == 1:
+            found.append((position, matches[0]))
+    return found
+
+
+def _mask_ancestors(analysis) -> set[int]:
+    """Every value some mask applied to attention scores was computed from."""
+    flow, todo, seen = analysis.flow, [], set()
+    for block in analysis.blocks:
+        for use in block.masks:
+            if use.mask is not None:
+                todo.append(use.mask.vid)
+    while todo:
+        vid = todo.pop()
+        if vid in seen:
+            continue
+        seen.add(vid)
+        event = flow.made_by(vid)
+        if event is not None:
+            todo.extend(meta.vid for meta in event.inputs)
+    return seen
+
+
+def _compares_samples(analysis) -> bool:
+    """Whether some value has two batch dims: a table of samples against samples (CLIP's logits)."""
+    table = analysis.table
+    for event in analysis.recording.events:
+        for meta in event.outputs:
+            batch = [a for a, size in zip(analysis.axes_of(meta), meta.shape)
+                     if size > 1 and table.get(a).kind == "batch" and not table.get(a).parts]
+            if len(batch) >= 2:
+                return True
+    return False

@@ -1,0 +1,220 @@
+"""What each witness changes in the inputs, and what it protects, from the analysis's facts.
+
+The facts come from the stages before: which inputs carry data and how their dims are laid
+out (evidence.layout), which positions are padding (evidence.padding), which sequences are
+attended causally (`facts.causal_sequences`). A witness that has nothing to change (one
+sample, no padding, no causal mask) says why it did not run instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from ..evidence.sources import ADDITIVE_HIDING
+from .facts import Facts
+from .regions import Region
+
+
+@dataclass
+class Plan:
+    """One witness: the inputs to replace (by position among the forward's tensors) and the region."""
+
+    kind: str
+    region: Region
+    changed: str  # "token 5-7 of ids (every sample)", in words
+    replace: dict[int, torch.Tensor] = field(default_factory=dict)
+    baseline: dict[int, torch.Tensor] = field(default_factory=dict)  # replacements of both runs (self-padding)
+    seed_offset: int = 0  # the repeat witness: the same inputs under another random state
+
+
+@dataclass
+class Skipped:
+    kind: str
+    why: str
+
+
+def plans(facts: Facts, inputs: list[torch.Tensor]) -> list[Plan | Skipped]:
+    """Every witness this target admits, in the order they run."""
+    found: list[Plan | Skipped] = [Plan("repeat", Region("repeat"), "the random state only (a second eval-mode pass)",
+                                         seed_offset=1)]
+    found.append(_batch(facts, inputs))
+    found.extend(_padding(facts, inputs))
+    found.extend(_causal(facts, inputs))
+    return found
+
+
+def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
+    placed = [(position, data) for position, data in enumerate(facts.data) if data is not None and data.batch is not None]
+    if not placed:
+        return Skipped("batch", "no data input with a batch dim")
+    size = inputs[placed[0][0]].shape[placed[0][1].batch]
+    if size < 2:
+        return Skipped("batch", "one sample")
+    if facts.compares_samples:
+        return Skipped("batch", "the model compares samples with each other (a batch × batch table)")
+    sample = size - 1
+    replace = {}
+    for position, data in placed:
+        tensor = inputs[position]
+        if tensor.shape[data.batch] != size:
+            continue
+        where = torch.zeros(tensor.shape, dtype=torch.bool)
+        where.select(data.batch, sample).fill_(True)
+        replace[position] = _changed(tensor, where, data.vocabulary, avoid=None)
+    names = ", ".join(facts.data[position].name for position in replace)
+    return Plan("batch", Region("batch", sizes=frozenset({size}), sample=sample), f"sample {sample} of {names}",
+                replace)
+
+
+def _padding(facts: Facts, inputs: list[torch.Tensor]):
+    for seq, (pad, described) in facts.padding.items():
+        where = facts.input_of_sequence(seq)
+        if where is None:
+            continue
+        position, data = where
+        tensor = inputs[position]
+        if not bool(pad.any()):
+            continue
+        if not described:
+            yield Skipped("padding", f"padding of {data.name} is read from its own pad ids: there is no other "
+                                     "content of padded positions to change")
+            continue
+        mask = _positions_mask(tensor, data, pad)
+        if mask is None:
+            continue
+        avoid = _pad_value(tensor, mask)
+        yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+                   f"the padded positions of {data.name}", {position: _changed(tensor, mask, data.vocabulary, avoid)})
+        return
+    plan = _self_padding(facts, inputs)
+    if plan is not None:
+        yield plan
+
+
+def _self_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
+    """A padding mask that pads nothing: pad the last positions of sample 0 so the witness can run."""
+    for mask_position, seq in facts.unpadded_masks:
+        where = facts.input_of_sequence(seq)
+        if where is None:
+            continue
+        position, data = where
+        tensor, mask = inputs[position], inputs[mask_position]
+        size_b, size_t = tensor.shape[data.batch] if data.batch is not None else 1, tensor.shape[data.seq]
+        if size_t < 2:
+            continue
+        padded = max(1, size_t // 4)
+        pad = torch.zeros(size_b, size_t, dtype=torch.bool)
+        pad[0, size_t - padded:] = True
+        new_mask = _padded_mask(mask, size_t, padded)
+        cells = _positions_mask(tensor, data, pad)
+        if new_mask is None or cells is None:
+            continue
+        return Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+                    f"{_positions(size_t - padded, size_t - 1)} of sample 0 of {data.name} (padded by attnscope in "
+                    f"{facts.names[mask_position]})",
+                    {position: _changed(tensor, cells, data.vocabulary, None)}, {mask_position: new_mask})
+    return None
+
+
+def _padded_mask(mask: torch.Tensor, size_t: int, padded: int) -> torch.Tensor | None:
+    """The mask with the last `padded` keys of sample 0 marked as padding, in its own convention."""
+    if mask.shape[-1] != size_t or mask.dim() < 2:
+        return None
+    new = mask.clone()
+    first = new[0] if new.shape[0] > 1 or mask.dim() >= 2 else new
+    if mask.dtype == torch.bool:
+        value = not bool(mask.flatten()[0])  # all True: a keep-mask; all False: True means padding
+    elif bool((mask == 1).all()):
+        value = 0
+    else:
+        return None
+    first[..., size_t - padded:] = value
+    return new
+
+
+def _causal(facts: Facts, inputs: list[torch.Tensor]):
+    for seq, cut in facts.causal.items():
+        where = facts.input_of_sequence(seq)
+        if where is None:
+            yield Skipped("causal", "the causally attended sequence is not an input's")
+            continue
+        position, data = where
+        tensor = inputs[position]
+        size_t = tensor.shape[data.seq]
+        if cut >= size_t - 1:
+            yield Skipped("causal", "no position after the causal prefix to change")
+            continue
+        where_changed = torch.zeros(tensor.shape, dtype=torch.bool)
+        where_changed.narrow(data.seq, cut + 1, size_t - cut - 1).fill_(True)
+        pad = facts.padding.get(seq, (None, False))[0]
+        region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cut)
+        word = "token" if not tensor.is_floating_point() else "position"
+        yield Plan("causal", region, f"{_positions(cut + 1, size_t - 1, word)} of {data.name} (every sample)",
+                   {position: _changed(tensor, where_changed, data.vocabulary, None)})
+        return
+
+
+def _positions(first: int, last: int, word: str = "position") -> str:
+    """`position 5`, `tokens 4-7`."""
+    return f"{word} {first}" if first == last else f"{word}s {first}-{last}"
+
+
+def _positions_mask(tensor: torch.Tensor, data, pad: torch.Tensor) -> torch.Tensor | None:
+    """`pad` (batch, T) spread over the data input's own dims, or None if its dims do not match."""
+    size_b = tensor.shape[data.batch] if data.batch is not None else 1
+    if pad.shape != (size_b, tensor.shape[data.seq]):
+        return None
+    dims = [data.batch, data.seq] if data.batch is not None else [data.seq]
+    order = sorted(dims)
+    spread = pad if data.batch is not None else pad[0]
+    if data.batch is not None and data.batch > data.seq:
+        spread = spread.t()
+    shape = [tensor.shape[d] if d in dims else 1 for d in range(tensor.dim())]
+    return spread.reshape([tensor.shape[d] for d in order]).reshape(shape).expand(tensor.shape)
+
+
+def _pad_value(tensor: torch.Tensor, mask: torch.Tensor) -> int | None:
+    """The id every padded position holds, if one does (new ids must differ from it)."""
+    if tensor.is_floating_point():
+        return None
+    values = tensor[mask].unique()
+    return int(values[0]) if values.numel() == 1 else None
+
+
+def _changed(tensor: torch.Tensor, where: torch.Tensor, vocabulary: int | None, avoid: int | None) -> torch.Tensor:
+    """A copy of `tensor` with other content where `where` is set: other ids, or other features."""
+    generator = torch.Generator().manual_seed(1234)
+    new = tensor.clone()
+    if tensor.is_floating_point():
+        scale = float(tensor.float().std()) if tensor.numel() > 1 else 1.0
+        noise = torch.randn(tensor.shape, generator=generator).to(tensor.dtype) * max(scale, 1e-3)
+        new[where] = tensor[where] + 1.0 + noise[where]
+        return new
+    top = vocabulary or int(tensor.max()) + 1
+    if top < 2:
+        return new
+    shift = torch.randint(1, top, tensor.shape, generator=generator)
+    moved = (tensor + shift) % top
+    if avoid is not None:
+        moved = torch.where(moved == avoid, (moved + 1) % top, moved)
+        moved = torch.where(moved == tensor, (moved + 1) % top, moved)
+    new[where] = moved[where].to(tensor.dtype)
+    return new
+
+
+def describes(mask: torch.Tensor, pad: torch.Tensor) -> bool:
+    """Whether an input (a 0/1, boolean or additive mask) marks exactly the padded positions `pad`."""
+    squeezed = mask
+    while squeezed.dim() > 2 and 1 in squeezed.shape[1:-1]:
+        squeezed = squeezed.squeeze(next(d for d in range(1, squeezed.dim() - 1) if squeezed.shape[d] == 1))
+    if squeezed.shape != pad.shape:
+        return False
+    if squeezed.is_floating_point() and bool((squeezed < ADDITIVE_HIDING).any()):
+        marked = squeezed < ADDITIVE_HIDING
+    else:
+        marked = squeezed == 0
+    return bool((marked == pad).all()) or bool((marked == ~pad).all())
+
+

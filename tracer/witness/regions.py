@@ -1,0 +1,179 @@
+"""The protected region of any value: the cells a witness's change must not reach.
+
+A witness changes one part of the inputs (one sample, the padded positions, the tokens after
+position t) and names, by axis, what must not move: the other samples, the real positions,
+the positions up to t. Because the region is stated over axes rather than over the model's
+outputs, it applies to every value the forward pass computed, which is what lets a witness
+find the first op where the change got in.
+
+Each dim of a value is read through the analysis's axes: a batch dim gives a sample index
+per element, a dim of the witnessed sequence (or of its query/key copies) a position, and
+merged dims (`B·H`, `B·T`) both, unravelled. Dims that cannot carry the change (features,
+heads) constrain nothing. A dim that might carry it in a form the axes do not spell out (an
+unnamed axis the size of the batch or the sequence, a factor of either, a torn axis, another
+sequence that may be this one written into a cache) makes the value *undetermined*: it is
+neither evidence of a leak nor of its absence.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from ..axes import AxisTable
+
+Coordinates = list[tuple[str, torch.Tensor]]  # ("batch" | "pos", index per element along the dim)
+
+
+@dataclass(frozen=True)
+class Region:
+    """What a witness protects. `sequence` is the table root of the witnessed sequence (None for
+    the batch and repeat witnesses); `pad` is (batch, T) True at padding; `cut` the last
+    protected position of the causal witness; `sample` the changed sample of the batch witness."""
+
+    kind: str  # "batch", "padding", "causal" or "repeat"
+    sequence: int | None = None
+    sizes: frozenset[int] = frozenset()  # sizes an unnamed axis may not have and stay neutral
+    pad: torch.Tensor | None = None
+    cut: int | None = None
+    sample: int | None = None
+
+
+def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, ...], region: Region,
+                    output: bool = False) -> torch.Tensor | None:
+    """Bool cells of a value (broadcastable to `shape`) that must not move, or None if undetermined.
+
+    `output`: the value is a model output, where another sequence's positions (a decoder's over a
+    padded encoder) are wholly protected rather than undetermined.
+    """
+    if region.kind == "repeat":
+        return torch.ones((), dtype=torch.bool)
+    if len(axes) != len(shape):
+        return None
+    per_dim = []
+    for axis, size in zip(axes, shape):
+        found = _coordinates(table, axis, size, region, output, 0)
+        if found is None:
+            return None
+        per_dim.append(found)
+    batch = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "batch"]
+    positions = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "pos"]
+    rank = len(shape)
+    if region.kind == "batch":
+        if not batch:
+            return None
+        return _all([_along(vec != region.sample, d, rank) for d, vec in batch], rank)
+    if region.kind == "causal":
+        if not positions:
+            return None
+        cells = _all([_along(vec <= region.cut, d, rank) for d, vec in positions], rank)
+        if region.pad is None:
+            return cells
+        real = _real(region.pad, batch, positions, rank)
+        return None if real is None else cells & real
+    # padding: a value without the padded sequence is pooled over it (or independent of it): wholly protected
+    if not positions:
+        return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
+    return _real(region.pad, batch, positions, rank)
+
+
+def _real(pad: torch.Tensor, batch: list, positions: list, rank: int) -> torch.Tensor | None:
+    """Cells at real (not padded) positions of every positional dim, by each cell's sample."""
+    if len(batch) > 1 or (not batch and pad.shape[0] != 1):
+        return None
+    cells = []
+    for dim, vec in positions:
+        if int(vec.max()) >= pad.shape[1]:
+            return None
+        if batch:
+            bdim, bvec = batch[0]
+            if int(bvec.max()) >= pad.shape[0]:
+                return None
+            real = ~pad[_along(bvec, bdim, rank), _along(vec, dim, rank)]
+        else:
+            real = _along(~pad[0][vec], dim, rank)
+        cells.append(real)
+    return _all(cells, rank)
+
+
+def _along(vec: torch.Tensor, dim: int, rank: int) -> torch.Tensor:
+    shape = [1] * rank
+    shape[dim] = vec.numel()
+    return vec.reshape(shape)
+
+
+def _all(cells: list[torch.Tensor], rank: int) -> torch.Tensor:
+    result = torch.ones((1,) * rank, dtype=torch.bool)
+    for cell in cells:
+        result = result & cell
+    return result
+
+
+def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output: bool,
+                 depth: int) -> Coordinates | None:
+    """What one dim says about batch and position, [] when nothing, None when it cannot be told."""
+    record = table.get(axis)
+    if size == 1 or record.kind == "one":
+        return [("batch", torch.zeros(1, dtype=torch.long))] if record.kind == "batch" else []
+    if record.kind == "mixed" or depth > 3:
+        return None
+    if record.parts:
+        return _unravelled(table, record.parts, size, region, output, depth)
+    if record.kind == "batch":
+        if record.base is not None and not record.role:  # a factor of the batch
+            return None if region.kind != "repeat" else []
+        return [("batch", torch.arange(size))] if region.kind != "repeat" else []
+    if record.kind in ("seq", "pos"):
+        if region.sequence is not None and table.base_of(axis) == table.find(region.sequence):
+            return [("pos", torch.arange(size))]
+        if region.kind == "batch" or output:
+            return []
+        return None  # another sequence: it may be this one, written into a cache
+    if record.kind == "spatial":
+        return [] if region.kind == "batch" or output else None
+    if _descends(table, axis, region):
+        return None
+    if record.kind == "unknown" and size in region.sizes:
+        return None  # an unnamed axis the size of what changed: it may be that, unnamed
+    return []
+
+
+def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Region, output: bool,
+                depth: int) -> Coordinates | None:
+    """A flattened dim's coordinates: each part's, at the index that part has in a row-major merge."""
+    sizes = [table.get(part).size for part in parts]
+    if math.prod(sizes) != size:
+        return None
+    index = torch.arange(size)
+    found: Coordinates = []
+    stride = size
+    for part, part_size in zip(parts, sizes):
+        stride //= part_size
+        inner = _coordinates(table, part, part_size, region, output, depth + 1)
+        if inner is None:
+            return None
+        where = (index // stride) % part_size
+        found.extend((what, vec[where] if vec.numel() > 1 else vec.expand(size)) for what, vec in inner)
+    return found
+
+
+def _descends(table: AxisTable, axis: int, region: Region) -> bool:
+    """Whether an axis was cut from the witnessed sequence or the batch (a chunk of positions)."""
+    seen, todo = set(), [axis]
+    while todo:
+        current = table.find(todo.pop())
+        if current in seen:
+            continue
+        seen.add(current)
+        record = table.axes[current]
+        if current != table.find(axis):
+            if record.kind == "batch" and region.kind == "batch":
+                return True
+            if region.sequence is not None and current == table.find(region.sequence):
+                return True
+        if record.base is not None:
+            todo.append(record.base)
+        todo.extend(record.parts)
+    return False

@@ -1,0 +1,109 @@
+"""Running the model for a witness: from the recorded pass's starting state, eval mode, a fixed seed.
+
+Each run restores the snapshot taken before the recorded pass (buffers, attributes, the
+arguments), substitutes the witness's inputs, and runs in eval mode without gradients under
+a random state of its own, so two runs differ only in what the witness changed (a dropout
+left on in eval draws the same mask in both; the repeat witness draws another on purpose).
+A run may be recorded, keeping every value, for localization.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import Mapping
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from ..arguments import tensors_in
+from ..events import Recording
+from .state import Snapshot
+
+SEED = 20_261_202
+RECORDING_BUDGET = 512 * 2**20  # value copies of one recorded witness run
+
+
+@dataclass
+class Run:
+    outputs: list[tuple[str, torch.Tensor]]  # (name, value), in the order the recorder lists outputs
+    recording: Recording | None = None
+
+
+class Runner:
+    def __init__(self, model: nn.Module, before: Snapshot) -> None:
+        self.model, self.before = model, before
+        self.forwards = 0
+
+    def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False) -> Run:
+        args, kwargs = self.before.restore()
+        args, kwargs = substitute((args, kwargs), replace, [0])
+        self.model.eval()
+        self.forwards += 1
+        quiet = io.StringIO()  # the model's own prints were shown once, by the recorded pass
+        with torch.random.fork_rng(devices=[]), torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
+            torch.manual_seed(SEED + seed_offset)
+            if record:
+                from ..trace import Trace
+
+                with Trace(self.model, keep_every_value=True, value_budget_bytes=RECORDING_BUDGET,
+                           mask_budget_bytes=RECORDING_BUDGET) as recorded:
+                    result = self.model(*args, **kwargs)
+                return Run(named_outputs(result), recorded.recording)
+            result = self.model(*args, **kwargs)
+        return Run(named_outputs(result))
+
+
+def input_tensors(args: tuple, kwargs: dict[str, Any]) -> list[torch.Tensor]:
+    """The forward's tensors in the order the recorder saw them."""
+    return list(tensors_in((args, kwargs)))
+
+
+def substitute(value: Any, replace: dict[int, torch.Tensor], counter: list[int]) -> Any:
+    """`value` with its n-th tensor (in `tensors_in` order) replaced by `replace[n]`."""
+    if isinstance(value, torch.Tensor):
+        position = counter[0]
+        counter[0] += 1
+        return replace.get(position, value)
+    if isinstance(value, (list, tuple)):
+        items = [substitute(item, replace, counter) for item in value]
+        return items if isinstance(value, list) else (type(value)(*items) if hasattr(value, "_fields") else tuple(items))
+    if isinstance(value, Mapping):
+        items = {key: substitute(item, replace, counter) for key, item in value.items()}
+        if type(value) is dict:
+            return items
+        try:
+            return type(value)(items)
+        except Exception:  # noqa: BLE001 - a mapping that cannot be rebuilt: changed in place
+            value.update(items)  # type: ignore[attr-defined]
+            return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {item.name: substitute(getattr(value, item.name), replace, counter) for item in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def named_outputs(result: Any) -> list[tuple[str, torch.Tensor]]:
+    """Every output tensor with a name for messages: "the output", "logits", "output[1]"."""
+    found: list[tuple[str, torch.Tensor]] = []
+    _walk(result, "", found)
+    if len(found) == 1:
+        return [("the output", found[0][1])]
+    return [(name or "the output", tensor) for name, tensor in found]
+
+
+def _walk(value: Any, name: str, found: list) -> None:
+    if isinstance(value, torch.Tensor):
+        found.append((name, value.detach().clone()))
+    elif isinstance(value, (list, tuple)):
+        for position, item in enumerate(value):
+            _walk(item, f"{name or 'output'}[{position}]", found)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _walk(item, str(key), found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            _walk(getattr(value, item.name), item.name, found)

@@ -1,0 +1,145 @@
+"""From a violated witness to a finding: confirm the rule that saw it, or report it in its own right.
+
+The op where the change got in (see `localize`) decides where and what: a rule finding of the
+same harm at that op, or at an op the change passed through unseen, is confirmed (it gains
+the witness as its proof); otherwise an attention block on the way is where it got in (at
+its mask, or its softmax when it has none) and a finding is made there, under the code the
+harm has in CONTRACT.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..findings import Finding, Witness
+from .localize import Localized
+
+# The codes whose claimed harm each witness observes.
+HARMS: dict[str, tuple[str, ...]] = {
+    "causal": ("causal-leak", "causal-diagonal"),
+    "padding": ("mask-polarity", "mask-axis", "padding-leak", "fully-masked-row"),
+    "batch": ("batch-leak", "softmax-axis", "layernorm-axis", "head-split", "head-merge", "mask-axis",
+              "positional-axis", "axis-mismatch"),
+    "repeat": ("dropout-eval", "nondeterministic"),
+}
+OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
+MESSAGES = {
+    "causal": "outputs at or before a position move when only later tokens change: {where}",
+    "padding": "outputs at real positions move when only the content of padded positions changes: {where}",
+    "batch": "one sample's outputs move when only another sample's inputs change: {where}",
+    "repeat": "two eval-mode passes on the same inputs give different outputs: {where}",
+}
+MASK_WHERE = {
+    "causal": "this mask lets a query read keys after it",
+    "padding": "this mask does not hide the padded keys from the real queries",
+    "batch": "this mask mixes the samples",
+    "repeat": "this mask differs between passes",
+}
+
+
+def confirm_or_report(analysis, kind: str, witness: Witness, localized: Localized | None,
+                      findings: list[Finding], aligned: bool) -> list[Finding]:
+    """`findings` with the witness attached to the rule finding it confirms, or with a new finding.
+
+    A rule finding confirms the harm when it sits on the line where the change got in, on a line
+    the change passed unseen, or on a line of the attention block it passed: one mistake is one
+    error, whatever the witness saw of its consequences. Where the witness cannot say where the
+    change got in, a rule finding of the same harm is taken."""
+    if localized is not None:
+        places = _places(analysis, localized)
+        matches = [p for p, finding in enumerate(findings) if finding.severity != "info"
+                   and (finding.file, finding.line) in places]
+    else:
+        matches = [p for p, finding in enumerate(findings) if finding.code in HARMS[kind]]
+    if not matches:
+        return [*findings, _own_finding(analysis, kind, witness, localized, aligned)]
+    position = min(matches, key=lambda p: (findings[p].severity != "error", places.get(
+        (findings[p].file, findings[p].line), 0) if localized is not None else 0, p))
+    confirmed = list(findings)
+    if confirmed[position].witness is None:
+        confirmed[position] = replace(confirmed[position], witness=witness)
+    return confirmed
+
+
+def _places(analysis, localized: Localized) -> dict[tuple[str, int], int]:
+    """(file, line) of every op where the change may have got in, with its rank (nearest first)."""
+    events = analysis.recording.events
+    indices = [localized.event, *localized.through]
+    block = _block_through(analysis, indices)
+    if block is not None:
+        indices += [index for index in _span(block, after=True)]
+    if localized.mask_event is not None:
+        indices.insert(0, localized.mask_event)
+    places: dict[tuple[str, int], int] = {}
+    for index in indices:
+        places.setdefault((events[index].file, events[index].line), len(places))
+    return places
+
+
+def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | None, aligned: bool) -> Finding:
+    from ..evidence.provenance import construction
+
+    if localized is None:
+        return Finding(OWN_CODE[kind], "error", MESSAGES[kind].format(where="the op where it happens could not be "
+                       "told (the two runs did not run the same ops)"), "", 0, "", "", "", witness=witness)
+    events = analysis.recording.events
+    index, where, related = _culprit(analysis, kind, localized)
+    code = OWN_CODE[kind]
+    if localized.mask_event is not None:
+        index, related = localized.mask_event, ()
+        pooling = events[localized.event].op
+        code = "mask-polarity" if localized.hides_real else code
+        where = (f"this mask hides the real positions and keeps the padded ones, which the {pooling} then reads"
+                 if localized.hides_real else f"this mask leaves padded positions in what the {pooling} reads")
+    elif index is None:
+        index = localized.event
+        here = (events[index].file, events[index].line)
+        same_line = [i for i in localized.through if (events[i].file, events[i].line) == here]
+        index = same_line[-1] if same_line else index  # the earliest op of the line: `mean` in `y - y.mean(0)`
+        where = f"the change first gets there at this {events[index].op}"
+    else:
+        mask = _mask_of(analysis, index)
+        if mask is not None:
+            related = construction(analysis, mask.vid, "mask built here", index)
+    event = events[index]
+    return Finding(
+        code, "error", MESSAGES[kind].format(where=where), event.file, event.line, event.module, event.op,
+        analysis.node_ids[index] if aligned else "", event=index if aligned else None, related=related,
+        witness=witness,
+    )
+
+
+def _culprit(analysis, kind: str, localized: Localized):
+    """The earliest attention block the change passed through: its last mask, else its softmax."""
+    block = _block_through(analysis, [localized.event, *localized.through])
+    if block is None:
+        return None, "", ()
+    uses = [use for use in block.masks if not use.after]
+    if uses:
+        return uses[-1].event, MASK_WHERE[kind], ()
+    return block.norm_event, f"the attention weights of this {analysis.recording.events[block.norm_event].op} " \
+                             "already hold it, and no mask is applied before it", ()
+
+
+def _block_through(analysis, indices: list[int]):
+    """The earliest attention block one of these ops belongs to, or None."""
+    for block in sorted(analysis.blocks, key=lambda block: block.norm_event):
+        span = _span(block, after=False)
+        if any(index in span for index in indices):
+            return block
+    return None
+
+
+def _span(block, after: bool) -> range:
+    """The events of a block: from its scores to its weighted sum (`after`: and the masks after it)."""
+    known = [index for index in (block.product_event, block.norm_event, block.contraction_event, block.exp_event)
+             if index is not None] + [use.event for use in block.masks if after or not use.after]
+    return range(min(known), max(known) + 1)
+
+
+def _mask_of(analysis, index: int):
+    for block in analysis.blocks:
+        for use in block.masks:
+            if use.event == index and use.mask is not None:
+                return use.mask
+    return None
