@@ -118,8 +118,10 @@ def stages(model: torch.nn.Module, args: tuple, kwargs: dict) -> dict[str, Calla
             model(*args, **kwargs)
         return recorded
 
-    # A new stage of `tracer.check` is one entry here and one in ROWS; witnesses, for one, as
-    # "witnessed": lambda: run_check(model, args, kwargs, witness=...) with a row of its extra.
+    # A new stage of `tracer.check` is one entry here and one row in ROWS. Witnesses (the
+    # `witness=` option of `tracer.api.run_check`, being added) will be
+    #     "witnessed": lambda: run_check(model, args, kwargs, witness=...)[0],
+    # with the row ("witnesses", lambda f: f["witnessed"] - f["checked"]) after "checks".
     return {
         "untraced": lambda: model(*args, **kwargs),
         "floor": floor,
@@ -218,7 +220,7 @@ def profile(name: str, stage: str, repeat: int, top: int) -> None:
     model.eval()
     with torch.no_grad():
         measured = stages(model, args, kwargs)
-        analyse(measured["recording"]().recording)  # warm-up: first calls import and cache
+        measured["checked"]()  # warm-up: first calls import and cache
         profiler = cProfile.Profile()
         for _ in range(repeat):
             recording = measured["recording"]().recording
