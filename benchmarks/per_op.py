@@ -1,16 +1,21 @@
-"""Where each µs of a checked op goes: the mode's floor, recording, analysis + checks, per op.
+"""Where each µs of a checked op goes: the mode's floor, recording, analysis, checks, per op.
 
-    .venv/bin/python benchmarks/per_op.py                      # small encoder and BERT-base
+    .venv/bin/python benchmarks/per_op.py                      # every model of `workloads.py`, and BERT-base
     .venv/bin/python benchmarks/per_op.py --only small --repeat 50 --profile recording
+    .venv/bin/python benchmarks/per_op.py --only padded --profile analysis
 
 All figures come from one process, on one thread, in CPU seconds (`time.process_time`),
 the minimum over `--repeat` runs after a warm-up: the machine is shared, and the minimum of
-CPU time is what moves least. Per model it prints the untraced forward, then per recorded
-op what each stage adds:
+CPU time is what moves least. The models are the kinds people write (`benchmarks/workloads.py`:
+the course encoder, one with `nn.LayerNorm` and a padding mask, a causal decoder with a KV
+cache, a timm-style ViT, tiny HuggingFace BERT and Llama) and BERT-base. Per model it prints
+the untraced forward, then per recorded op what each stage adds, and at the end one table of
+all models with the whole check as a ratio to the untraced forward:
 
 - floor: a TorchFunctionMode that only calls through (torch's own dispatch to Python);
 - recording: `tracer.trace(model)` around the forward (the mode, hooks, events, value copies);
-- analysis + checks: axes, dataflow, attention blocks and every check, from the recording;
+- analysis: axes, dataflow, attention blocks and padding, from the recording;
+- checks: every check of the catalogue (`run_checks`), timed inside the same `analyse` call;
 - checked: `tracer.check`, the whole thing, and its ratio to the untraced forward;
 - torchlens (`torchlens.trace`, its defaults) where it is installed, in a process of its own
   since it wraps torch's functions globally.
@@ -40,18 +45,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import tracer  # noqa: E402
+import tracer.analysis  # noqa: E402
+from benchmarks import workloads  # noqa: E402
 from benchmarks.overhead import Workload, bert_base  # noqa: E402
-from models.reference import TransformerEncoder  # noqa: E402
 from tracer.analysis import analyse  # noqa: E402
 
-
-def small_encoder() -> Workload:
-    """The course's hand-written encoder, 4 layers, d=32, 4 heads, batch 1, T=16."""
-    model = TransformerEncoder(num_layers=4, d_model=32, num_heads=4, d_ff=64)
-    return model, (torch.randn(1, 16, 32),), {}
-
-
-MODELS: dict[str, Callable[[], Workload]] = {"small": small_encoder, "bert": bert_base}
+MODELS: dict[str, Callable[[], Workload]] = {
+    "small": workloads.course_encoder, "padded": workloads.padded_encoder, "kvcache": workloads.kv_cache_decoder,
+    "vit": workloads.vit, "hf-bert": workloads.hf_bert_tiny, "hf-llama": workloads.hf_llama_tiny,
+    "bert": bert_base,
+}
+LARGE = frozenset({"bert"})  # seconds per forward: fewer repeats
 
 
 class Floor(TorchFunctionMode):
@@ -74,16 +78,31 @@ def cpu_seconds(function: Callable[[], object], repeat: int) -> float:
 
 class Analysing:
     """Analysis + checks of a fresh recording each call (a recording caches what it computed),
-    with the recording made before the clock starts."""
+    with the recording made before the clock starts. `parts` holds the figures of the last call:
+    `analysis` (all of `analyse`) and `checks` (the time inside `run_checks`, of that)."""
 
     def __init__(self, record: Callable[[], tracer.Trace]) -> None:
         self.record = record
+        self.parts: dict[str, float] = {}
 
     def __call__(self) -> object:
         recording = self.record().recording
-        start = time.process_time()
-        analyse(recording)
-        self.seconds = time.process_time() - start
+        run_checks, inside = tracer.analysis.run_checks, [0.0]
+
+        def timed_checks(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return run_checks(*args, **kwargs)
+            finally:
+                inside[0] += time.process_time() - start
+
+        tracer.analysis.run_checks = timed_checks
+        try:
+            start = time.process_time()
+            analyse(recording)
+            self.parts = {"analysis": time.process_time() - start, "checks": inside[0]}
+        finally:
+            tracer.analysis.run_checks = run_checks
         return recording
 
 
@@ -99,6 +118,10 @@ def stages(model: torch.nn.Module, args: tuple, kwargs: dict) -> dict[str, Calla
             model(*args, **kwargs)
         return recorded
 
+    # A new stage of `tracer.check` is one entry here and one row in ROWS. Witnesses (the
+    # `witness=` option of `tracer.api.run_check`, being added) will be
+    #     "witnessed": lambda: run_check(model, args, kwargs, witness=...)[0],
+    # with the row ("witnesses", lambda f: f["witnessed"] - f["checked"]) after "checks".
     return {
         "untraced": lambda: model(*args, **kwargs),
         "floor": floor,
@@ -106,6 +129,17 @@ def stages(model: torch.nn.Module, args: tuple, kwargs: dict) -> dict[str, Calla
         "analysis": Analysing(record),
         "checked": lambda: tracer.check(model, *args, **kwargs),
     }
+
+
+# The rows printed per model: a label, and the seconds that stage adds, from the minima of `measure`.
+ROWS: tuple[tuple[str, Callable[[dict[str, float]], float]], ...] = (
+    ("floor (bare TorchFunctionMode)", lambda f: f["floor"] - f["untraced"]),
+    ("recording", lambda f: f["recording"] - f["untraced"]),
+    ("analysis (axes, blocks, padding)", lambda f: f["analysis"] - f["checks"]),
+    ("checks", lambda f: f["checks"]),
+    ("analysis + checks", lambda f: f["analysis"]),
+    ("checked, all of it", lambda f: f["checked"] - f["untraced"]),
+)
 
 
 def torchlens_seconds(name: str, repeat: int) -> float | None:
@@ -144,7 +178,9 @@ def measure(name: str, repeat: int, with_torchlens: bool) -> dict[str, float]:
             for stage, function in order[round_ % len(order):] + order[: round_ % len(order)]:
                 start = time.process_time()
                 function()
-                best[stage] = min(best[stage], getattr(function, "seconds", time.process_time() - start))
+                elapsed = time.process_time() - start
+                for part, seconds in getattr(function, "parts", {stage: elapsed}).items():
+                    best[part] = min(best.get(part, float("inf")), seconds)
     best["ops"] = ops
     if with_torchlens:
         peer = torchlens_seconds(name, max(3, repeat // 5))
@@ -157,13 +193,8 @@ def report(name: str, figures: dict[str, float]) -> None:
     ops, untraced = int(figures["ops"]), figures["untraced"]
     per_op = lambda seconds: seconds / ops * 1e6  # noqa: E731
     print(f"{name}: {ops} ops, untraced forward {untraced * 1e3:.2f} ms ({per_op(untraced):.1f} µs/op)")
-    rows = [
-        ("floor (bare TorchFunctionMode)", figures["floor"] - untraced),
-        ("recording", figures["recording"] - untraced),
-        ("analysis + checks", figures["analysis"]),
-        ("checked, all of it", figures["checked"] - untraced),
-    ]
-    for label, extra in rows:
+    for label, figure in ROWS:
+        extra = figure(figures)
         print(f"  {label:32} +{per_op(extra):8.1f} µs/op  (+{extra * 1e3:8.2f} ms)")
     print(f"  checked / untraced: {figures['checked'] / untraced:.2f}x   "
           f"recorded / untraced: {figures['recording'] / untraced:.2f}x")
@@ -173,12 +204,23 @@ def report(name: str, figures: dict[str, float]) -> None:
               f"{peer / untraced:.1f}x untraced, {peer / figures['checked']:.1f}x attnscope's check")
 
 
+def summary(measured: dict[str, dict[str, float]]) -> None:
+    """One table of every model measured: the stages in ms, the whole check as a ratio."""
+    print("\n| model | ops | untraced | recording | analysis | checks | checked / untraced |")
+    print("|---|---|---|---|---|---|---|")
+    for name, f in measured.items():
+        print(f"| {name} | {int(f['ops'])} | {f['untraced'] * 1e3:.2f} ms | +{(f['recording'] - f['untraced']) * 1e3:.2f} ms "
+              f"| {(f['analysis'] - f['checks']) * 1e3:.2f} ms | {f['checks'] * 1e3:.2f} ms "
+              f"| {f['checked'] / f['untraced']:.2f}× |")
+
+
 def profile(name: str, stage: str, repeat: int, top: int) -> None:
     torch.manual_seed(0)
     model, args, kwargs = MODELS[name]()
     model.eval()
     with torch.no_grad():
         measured = stages(model, args, kwargs)
+        measured["checked"]()  # warm-up: first calls import and cache
         profiler = cProfile.Profile()
         for _ in range(repeat):
             recording = measured["recording"]().recording
@@ -239,18 +281,21 @@ def main() -> None:
     options = parser.parse_args()
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread, CPU time, min of {options.repeat}")
+    measured = {}
     for name in options.only or MODELS:
         if options.profile:
             profile(name, options.profile, options.repeat, options.top)
             continue
         if options.values:
-            values_share(name, options.repeat if name == "small" else max(3, options.repeat // 4))
+            values_share(name, options.repeat if name not in LARGE else max(3, options.repeat // 4))
             continue
-        repeat = options.repeat if name == "small" else max(5, options.repeat // 4)
-        figures = measure(name, repeat, not options.no_torchlens)
+        repeat = options.repeat if name not in LARGE else max(5, options.repeat // 4)
+        figures = measured[name] = measure(name, repeat, not options.no_torchlens)
         report(name, figures)
         if options.json:
             print(json.dumps({"model": name, **figures}))
+    if len(measured) > 1:
+        summary(measured)
 
 
 if __name__ == "__main__":

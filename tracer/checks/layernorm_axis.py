@@ -26,8 +26,8 @@ class LayerNormAxis(Check):
         for event in analysis.recording.ops("layer_norm", "rms_norm"):
             axes = analysis.axes_of(event.inputs[0])
             dims = analysis.facts[event.index].normalized
-            made = module_definition(analysis, event.module, "the norm made here") if event.module else ()
-            yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0], made)
+            yield from self._judge(analysis, event.index, [axes[d] for d in dims if d < len(axes)], event.inputs[0],
+                                   event.module)
         judged = set()
         for centring in centrings(analysis):
             if centring.mean_event in judged:
@@ -44,7 +44,9 @@ class LayerNormAxis(Check):
             axes = analysis.axes_of(source)
             yield from self._judge(analysis, rms.event, [axes[d] for d in rms.dims if d < len(axes)], source)
 
-    def _judge(self, analysis, index: int, normalized: list[int], source, related: tuple = ()) -> Iterable[Finding]:
+    def _judge(self, analysis, index: int, normalized: list[int], source, module: str = "") -> Iterable[Finding]:
+        """A finding if `normalized` holds a non-feature axis; `module`: the norm module, whose
+        definition the finding names (read from the source only then)."""
         table = analysis.table
         wrong = [a for a in normalized if table.get(a).kind in WRONG]
         whole_example = any(table.get(a).kind == "feature" for a in normalized) and \
@@ -59,5 +61,5 @@ class LayerNormAxis(Check):
                 f"{', '.join(table.describe(a) for a in wrong)} is not the feature axis, so tokens "
                 "(or samples) leak into each other's statistics",
                 hint="normalize over the last (feature) axis only: nn.LayerNorm(d_model), mean(dim=-1, keepdim=True)",
-                related=related,
+                related=module_definition(analysis, module, "the norm made here") if module else (),
             )

@@ -10,11 +10,10 @@ own source: `self.register_buffer("mask", ...)` or `self.mask = ...`.
 from __future__ import annotations
 
 import ast
-import linecache
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..findings import Related
+from .sourcefile import parsed
 
 # Ops that only carry a value on (reshape, convert, cut, negate): the line that made the values comes first.
 CARRIERS = frozenset({
@@ -26,20 +25,24 @@ CARRIERS = frozenset({
 if TYPE_CHECKING:
     from ..analysis import Analysis
 
-@lru_cache(maxsize=64)
+
 def _tree(filename: str) -> ast.Module | None:
-    source = "".join(linecache.getlines(filename))
-    try:
-        return ast.parse(source) if source else None
-    except SyntaxError:
-        return None
+    source = parsed(filename)
+    return source.tree if source is not None else None
 
 
 def enclosing_function(filename: str, line: int) -> str:
     """The qualified name of the innermost function or class body holding `line`, or ""."""
-    tree = _tree(filename)
-    if tree is None:
+    source = parsed(filename)
+    if source is None:
         return ""
+    key = ("enclosing", line)
+    if key not in source.memo:
+        source.memo[key] = _enclosing(source.tree, line)
+    return source.memo[key]
+
+
+def _enclosing(tree: ast.Module, line: int) -> str:
     names: list[str] = []
 
     def visit(node: ast.AST, path: list[str]) -> None:
@@ -111,19 +114,25 @@ def registration(analysis: "Analysis", kind: str, name: str) -> list[Related]:
     return []
 
 
-def _registration_lines(filename: str, type_name: str, attribute: str) -> list[int]:
-    """[registration line, and the line that built the registered local variable, if any]."""
-    tree = _tree(filename)
-    if tree is None:
-        return []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == type_name:
-            for function in ast.walk(node):
-                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                for inner in ast.walk(function):
-                    if _registers(inner, attribute):
-                        return [inner.lineno] + _assignment_of(function, _registered_name(inner), inner.lineno)
+def _registration_lines(filename: str, type_name: str, attribute: str) -> tuple[int, ...]:
+    """(registration line, and the line that built the registered local variable, if any)."""
+    source = parsed(filename)
+    if source is None:
+        return ()
+    key = ("registration", type_name, attribute)
+    if key not in source.memo:
+        source.memo[key] = tuple(_registration_in(source.classes.get(type_name, ()), attribute))
+    return source.memo[key]
+
+
+def _registration_in(classes: Iterable[ast.ClassDef], attribute: str) -> list[int]:
+    for node in classes:
+        for function in ast.walk(node):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for inner in ast.walk(function):
+                if _registers(inner, attribute):
+                    return [inner.lineno] + _assignment_of(function, _registered_name(inner), inner.lineno)
     return []
 
 
@@ -257,10 +266,8 @@ def scaled_in_place(analysis: "Analysis", parameter: str) -> Related | None:
     if type_name is None or not child:
         return None
     for filename in _user_files(analysis):
-        tree = _tree(filename)
-        for node in ast.walk(tree) if tree is not None else ():
-            if not (isinstance(node, ast.ClassDef) and node.name == type_name):
-                continue
+        source = parsed(filename)
+        for node in source.classes.get(type_name, ()) if source is not None else ():
             for inner in ast.walk(node):
                 if _scales(inner, child, attribute):
                     return _place(filename, inner.lineno, f"{child}.{attribute} scaled here")
