@@ -23,7 +23,7 @@ class SoftmaxAxis(Check):
                 continue  # no conclusion from axes we could not name
             scores = table.describe_shape(block.table_axes)
             norm_dim = block.dim_of(table, normalized)
-            if not any(table.same(normalized, axis) for axis in contracted):
+            if not any(table.same(normalized, axis) or _sink_of(table, normalized, axis) for axis in contracted):
                 key_dim = block.dim_of(table, contracted[0])
                 spell = _spelling(analysis, block)
                 dim_text = f"dim={spell(norm_dim)}" if norm_dim is not None else "one axis"
@@ -45,6 +45,12 @@ class SoftmaxAxis(Check):
                     hint="a torch attention module reads (T, B, d) unless built with batch_first=True: set "
                          "batch_first=True, or transpose the input to (T, B, d)",
                 )
+
+
+def _sink_of(table, normalized: int, contracted: int) -> bool:
+    """The normalized axis is the contracted one with columns added (attention sinks, gpt-oss style):
+    they take probability mass and are dropped before the values."""
+    return any(table.same(piece, contracted) for piece in table.get(normalized).joined)
 
 
 def _spelling(analysis, block):

@@ -91,21 +91,40 @@ def index_rule(ctx: RuleContext) -> list[Axes]:
             continue
         axis = ctx.inputs[0][source_dim]
         if isinstance(item, dict) and "slice" in item:
-            axes.append((axis, item["slice"] == [None, None, None]))
+            axes.append((axis, item["slice"]))
         source_dim += 1
     if len(axes) != len(out):
         return [ctx.fresh(out)]
     result = []
-    for position, (axis, full) in enumerate(axes):
+    for position, (axis, bounds) in enumerate(axes):
         if ctx.table.get(axis).size == out[position]:  # a slice that keeps every position ([-qlen:] of qlen)
             result.append(axis)
         else:
-            result.append(_cut(ctx, axis, out[position]))
+            piece = _piece(ctx.table, axis, bounds, out[position])
+            result.append(piece if piece is not None else _cut(ctx, axis, out[position]))
     _mark_table_positions(ctx, expanded, result)
     return [tuple(result)]
 
 
 KEPT_WHEN_CUT = ("batch", "seq", "spatial", "feature")
+
+
+def _piece(table, axis: int, bounds, size: int) -> int | None:
+    """The piece of a concatenated axis a slice takes back exactly (scores without their sink
+    column, `[..., :-1]`; the new tokens after the cached ones), or None."""
+    pieces = table.get(axis).joined
+    if not pieces or not isinstance(bounds, list) or bounds[2] not in (None, 1):
+        return None
+    total = table.get(axis).size
+    start = bounds[0] if isinstance(bounds[0], int) else 0
+    start = start + total if start < 0 else start
+    offset = 0
+    for piece in pieces:
+        width = table.get(piece).size
+        if offset == start and width == size:
+            return piece
+        offset += width
+    return None
 
 
 def _cut(ctx: RuleContext, axis: int, size: int) -> int:

@@ -16,7 +16,7 @@ from ..evidence.sources import data_inputs, is_mask_like
 
 VIEWS = frozenset({"getitem", "view", "reshape", "transpose", "permute", "narrow", "select", "unsqueeze",
                    "squeeze", "expand", "flatten", "long", "int", "to", "contiguous"})
-STAIRCASE_SHARE = 0.5  # of consecutive rows whose bound moves by one key: a mask that follows the query
+LOCKSTEP_ROWS = 2  # rows whose bound moves on by one key, in a mask that follows the query
 
 
 @dataclass
@@ -160,10 +160,10 @@ def _query_sequence(analysis, block: AttentionBlock) -> str | None:
 
 def _staircase_prefix(visible: torch.Tensor) -> int | None:
     """For a mask whose view of the keys moves with the query (a causal mask, a cache mask, a
-    window: not a symmetric one), the last row of its bidirectional prefix (0 when it has none);
-    None for any other mask."""
-    rows = visible.reshape(-1, *visible.shape[-2:])
-    for table in rows:
+    window: not a symmetric one), the last row of its bidirectional prefix, the longest over the
+    samples (0 when it has none); None for any other mask."""
+    prefixes = []
+    for table in visible.reshape(-1, *visible.shape[-2:]):
         seen = table.any(-1)
         if int(seen.sum()) < 2:
             continue
@@ -171,17 +171,16 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
         last = (size_k - 1) - table.flip(-1).to(torch.uint8).argmax(-1)
         first = table.to(torch.uint8).argmax(-1)
         pairs = seen[1:] & seen[:-1]
-        steps = max(1, int(pairs.sum()))
+        needed = min(LOCKSTEP_ROWS, int(pairs.sum()))
         follows = [bool((bound[1:] >= bound[:-1])[pairs].all()) and
-                   int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= STAIRCASE_SHARE * steps
+                   int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= max(needed, 1)
                    for bound in (last, first)]
         square = table.shape[-1] == table.shape[-2]
         if not any(follows) or (square and bool((table[seen][:, seen] == table[seen][:, seen].t()).all())):
             continue
         same = (table == table[0]).all(-1)
-        prefix = int(same.int().cumprod(0).sum()) - 1
-        return max(prefix, 0)
-    return None
+        prefixes.append(max(int(same.int().cumprod(0).sum()) - 1, 0))
+    return max(prefixes) if prefixes else None
 
 
 def _unpadded_masks(analysis, facts: Facts, positions: list[int]) -> list[tuple[int, str]]:
