@@ -36,6 +36,8 @@ class Axis:
     base: int | None = None  # a role copy's sequence axis; a factor's split axis
     parts: tuple[int, ...] = ()  # merged and mixed axes: what went into them
     joined: tuple[int, ...] = ()  # a sequence concatenated from these (memory + tokens, past + new)
+    cut_from: int | None = None  # a sequence sliced from this one (a chunk of the tokens) ...
+    cut_start: int | None = None  # ... starting at this position of it
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
 

@@ -144,6 +144,7 @@ def test_a_clean_padding_witness_refutes_a_mask_claim() -> None:
     plan = Plan("padding", Region("padding", root, pad=analysis.padding[sequence].pad), "the padded positions of x")
     refuted = _refuted(analysis, plan, [claim])[0]
     assert refuted.severity == "info" and refuted.witness.by == 0.0 and "no harm" in refuted.message
+    assert refuted.witness.moved == "nothing at the real positions"
 
 
 def test_inputs_and_outputs_are_untouched_by_the_witnesses() -> None:

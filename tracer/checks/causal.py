@@ -119,11 +119,19 @@ def causal_masks(analysis) -> list[tuple[MaskUse, CausalShape, CausalAdvice]]:
 
 def _causal_masks(analysis) -> Iterator[tuple[MaskUse, CausalShape, CausalAdvice]]:
     for block in analysis.blocks:
-        for use in masks_before(block):
+        for use in masks_before(block) + _misaligned_is_causal(block):
             pattern = pattern_of(analysis, block, use)
             shape = causal_shape(analysis, pattern) if pattern is not None and pattern.hidden.shape[QUERY] > 1 else None
             if shape is not None and (shape.leaks or shape.hides_diagonal):
-                yield use, shape, advice(analysis, block, use, shape, pattern)
+                yield use, shape, (IS_CAUSAL_ADVICE if use.kind == "is_causal" else
+                                   advice(analysis, block, use, shape, pattern))
+
+
+def _misaligned_is_causal(block) -> list[MaskUse]:
+    """SDPA's `is_causal` where queries and keys differ in number: torch aligns its triangle at the
+    top left, which is right only when they are the same positions (not with cached keys first)."""
+    shape = block.table_shape
+    return [use for use in block.masks if use.kind == "is_causal" and len(shape) >= 2 and shape[-1] != shape[-2]]
 
 
 @dataclass
@@ -131,6 +139,12 @@ class CausalAdvice:
     hint: str
     related: tuple
     where: str  # "" or " (query t is key t + 3: 3 keys come first)"
+
+
+IS_CAUSAL_ADVICE = CausalAdvice(
+    "is_causal=True aligns its triangle at the top left: with fewer queries than keys (keys cached first), pass "
+    "attn_mask=torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q) instead", (),
+    " (scaled_dot_product_attention's is_causal with fewer queries than keys: query t sees keys 0..t only)")
 
 
 def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) -> CausalAdvice:

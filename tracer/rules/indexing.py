@@ -101,7 +101,7 @@ def index_rule(ctx: RuleContext) -> list[Axes]:
             result.append(axis)
         else:
             piece = _piece(ctx.table, axis, bounds, out[position])
-            result.append(piece if piece is not None else _cut(ctx, axis, out[position]))
+            result.append(piece if piece is not None else _cut(ctx, axis, out[position], bounds))
     _mark_table_positions(ctx, expanded, result)
     return [tuple(result)]
 
@@ -127,8 +127,9 @@ def _piece(table, axis: int, bounds, size: int) -> int | None:
     return None
 
 
-def _cut(ctx: RuleContext, axis: int, size: int) -> int:
-    """The axis a slice of `axis` makes: a part of a sequence is a (shorter) sequence, of features features."""
+def _cut(ctx: RuleContext, axis: int, size: int, bounds=None) -> int:
+    """The axis a slice of `axis` makes: a part of a sequence is a (shorter) sequence, of features
+    features; a sequence remembers where in the one it was cut from it starts (a chunk of tokens)."""
     table, index = ctx.table, ctx.event.index
     record = table.get(axis)
     if size == 1:
@@ -136,10 +137,22 @@ def _cut(ctx: RuleContext, axis: int, size: int) -> int:
     if record.kind in KEPT_WHEN_CUT or table.is_positions(axis):
         kind = record.kind if record.kind in KEPT_WHEN_CUT else "seq"
         seq = f"{record.seq or record.display}[{size}]@{index}" if kind == "seq" else None
+        start = _start(bounds, record.size) if kind == "seq" else None
         return table.new(kind, size, name=record.name if kind != "seq" else "", seq=seq, origin=index,
                          label=f"{size} of the {record.size} positions of {record.display}" if kind == "seq"
-                         else f"a part of {record.display}")
+                         else f"a part of {record.display}",
+                         cut_from=table.find(axis) if start is not None else None, cut_start=start)
     return table.new("unknown", size, origin=index)
+
+
+def _start(bounds, size: int) -> int | None:
+    """Where a plain slice `[start:stop]` (step 1) begins, or None."""
+    if not isinstance(bounds, list) or bounds[2] not in (None, 1):
+        return None
+    start = bounds[0] if bounds[0] is not None else 0
+    if not isinstance(start, int):
+        return None
+    return start + size if start < 0 else start
 
 
 def _mark_table_positions(ctx: RuleContext, index: list, result: list[int]) -> None:

@@ -37,8 +37,10 @@ from .verdict import confirm_or_report
 __all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
 
 NOT_LIVE = "witnesses not run: {why}"
-# Rule findings whose claimed harm the padding witness observes (a mask letting padding through).
-PADDING_CLAIMS = ("mask-axis", "mask-polarity")
+# Rule findings whose claimed harm a witness observes: padding reaching real positions, the future
+# reaching the past. A clean witness on their sequence refutes them on these inputs.
+CLAIMS = {"padding": ("mask-axis", "mask-polarity"), "causal": ("causal-leak",)}
+PROTECTED = {"padding": "the real positions", "causal": "the positions before the change"}
 
 
 @dataclass
@@ -164,25 +166,27 @@ def _cell_words(analysis, meta, cell: tuple[int, ...], name: str) -> str:
 
 
 def _refuted(analysis, plan: Plan, findings: list[Finding]) -> list[Finding]:
-    """Rule findings claiming padding reaches real positions, which this clean witness shows it does not."""
-    if plan.kind != "padding":
-        return findings
+    """Rule findings claiming a harm this clean witness shows absent on these inputs become notes."""
+    claims = CLAIMS.get(plan.kind, ())
     kept = []
     for finding in findings:
-        if finding.code in PADDING_CLAIMS and finding.severity == "error" and \
-                _mask_sequence(analysis, finding) == plan.region.sequence:
-            witness = Witness("padding", plan.changed, "nothing at the real positions", 0.0)
+        if finding.code in claims and finding.severity == "error" and \
+                _mask_sequence(analysis, finding, plan.kind) == plan.region.sequence:
+            protected = PROTECTED[plan.kind]
+            witness = Witness(plan.kind, plan.changed, f"nothing at {protected}", 0.0)
             finding = replace(finding, severity="info", witness=witness,
                               message=f"{finding.message}; but a witness shows no harm on these inputs: changing "
-                                      f"{plan.changed} moved nothing at the real positions")
+                                      f"{plan.changed} moved nothing at {protected}")
         kept.append(finding)
     return kept
 
 
-def _mask_sequence(analysis, finding: Finding) -> int | None:
-    """The table root of the key sequence of the mask a finding is about, or None."""
+def _mask_sequence(analysis, finding: Finding, kind: str) -> int | None:
+    """The table root of the sequence a mask finding is about (its keys for padding, its queries for
+    a causal leak), or None."""
     table = analysis.table
     for block in analysis.blocks:
-        if block.key_axis is not None and any(use.event == finding.event for use in block.masks):
-            return table.find(table.base_of(block.key_axis))
+        axis = block.key_axis if kind == "padding" else block.query_axis
+        if axis is not None and any(use.event == finding.event for use in block.masks):
+            return table.find(table.base_of(axis))
     return None

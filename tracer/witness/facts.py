@@ -35,7 +35,7 @@ class Facts:
     data: list[DataInput | None]
     sequence_roots: dict[str, int] = field(default_factory=dict)  # sequence id -> its axis
     padding: dict[str, tuple[torch.Tensor, bool]] = field(default_factory=dict)  # (pad, described by another input)
-    causal: dict[str, int] = field(default_factory=dict)  # sequence id -> the last position of the protected part
+    causal: dict[str, int] = field(default_factory=dict)  # sequence id -> the last row of its bidirectional prefix
     unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
     compares_samples: bool = False
 
@@ -92,7 +92,7 @@ def _is_mask_input(analysis, vid: int) -> bool:
 
 def _causal_sequences(analysis) -> dict[str, int]:
     """Sequences some attention reads causally (a mask that follows the query, or `is_causal`), each
-    with the last position a change after which must not move anything at or before it."""
+    with the last row of its bidirectional prefix (0 when it has none): a cut before it is no test."""
     from ..checks.patterns import masks_before, pattern_of
 
     found: dict[str, int] = {}
@@ -100,9 +100,8 @@ def _causal_sequences(analysis) -> dict[str, int]:
         sequence = _query_sequence(analysis, block)
         if sequence is None or sequence in found:
             continue
-        size = analysis.table.get(block.query_axis).size
         if any(use.kind == "is_causal" for use in block.masks):
-            found[sequence] = (size - 1) // 2
+            found[sequence] = 0
             continue
         for use in masks_before(block):
             pattern = pattern_of(analysis, block, use)
@@ -110,7 +109,7 @@ def _causal_sequences(analysis) -> dict[str, int]:
                 continue
             prefix = _staircase_prefix(~pattern.hidden)
             if prefix is not None:
-                found[sequence] = max((size - 1) // 2, prefix)
+                found[sequence] = prefix
                 break
     return found
 
@@ -130,7 +129,7 @@ def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
         scores_tokens = any(len(out.shape) >= 2 and out.shape[-1] == data.vocabulary and size in out.shape[:-1]
                             for out in recording.outputs)  # a vocabulary score at every position
         if scores_tokens and size > 1:
-            return {data.sequence: (size - 1) // 2}
+            return {data.sequence: 0}
     return {}
 
 

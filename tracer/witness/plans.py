@@ -135,7 +135,7 @@ def _padded_mask(mask: torch.Tensor, size_t: int, padded: int) -> torch.Tensor |
 
 
 def _causal(facts: Facts, inputs: list[torch.Tensor]):
-    for seq, cut in facts.causal.items():
+    for seq, prefix in facts.causal.items():
         where = facts.input_of_sequence(seq)
         if where is None:
             yield Skipped("causal", "the causally attended sequence is not an input's")
@@ -143,17 +143,43 @@ def _causal(facts: Facts, inputs: list[torch.Tensor]):
         position, data = where
         tensor = inputs[position]
         size_t = tensor.shape[data.seq]
-        if cut >= size_t - 1:
+        size_b = tensor.shape[data.batch] if data.batch is not None else 1
+        if prefix >= size_t - 1:
             yield Skipped("causal", "no position after the causal prefix to change")
             continue
+        cuts = _cuts(prefix, size_t, size_b)
         where_changed = torch.zeros(tensor.shape, dtype=torch.bool)
-        where_changed.narrow(data.seq, cut + 1, size_t - cut - 1).fill_(True)
+        for sample, cut in enumerate(cuts.tolist()):
+            rows = where_changed.select(data.batch, sample) if data.batch is not None else where_changed
+            rows.narrow(data.seq - (data.batch is not None and data.batch < data.seq), cut + 1,
+                        size_t - cut - 1).fill_(True)
         pad = facts.padding.get(seq, (None, False))[0]
-        region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cut)
+        region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cuts)
         word = "token" if not tensor.is_floating_point() else "position"
-        yield Plan("causal", region, f"{_positions(cut + 1, size_t - 1, word)} of {data.name} (every sample)",
+        yield Plan("causal", region, _after(cuts, word, data.name),
                    {position: _changed(tensor, where_changed, data.vocabulary, None)})
         return
+
+
+def _cuts(prefix: int, size_t: int, size_b: int) -> torch.Tensor:
+    """The last protected position of each sample: spread from the prefix's end to the next-to-last
+    position, so a leak that shows only early or late in the sequence (or only inside a chunk) is
+    still crossed by some sample's cut; one sample cuts in the middle."""
+    last = size_t - 2
+    if size_b == 1:
+        return torch.tensor([max(prefix, (size_t - 1) // 2)])
+    return torch.linspace(prefix, last, size_b).round().long()
+
+
+def _after(cuts: torch.Tensor, word: str, name: str) -> str:
+    """`tokens after position 0 of sample 0 and after 6 of sample 1 of ids`."""
+    values = cuts.tolist()
+    if len(set(values)) == 1:
+        return f"the {word}s after position {values[0]} of {name}"
+    if len(values) <= 3:
+        parts = [f"after {cut} of sample {sample}" for sample, cut in enumerate(values)]
+        return f"the {word}s {', '.join(parts[:-1])} and {parts[-1]} of {name}".replace(" after ", " after position ", 1)
+    return f"the {word}s after positions {values[0]}-{values[-1]} of {name} (one cut per sample)"
 
 
 def _positions(first: int, last: int, word: str = "position") -> str:

@@ -37,7 +37,7 @@ class Region:
     sequence: int | None = None
     sizes: frozenset[int] = frozenset()  # sizes an unnamed axis may not have and stay neutral
     pad: torch.Tensor | None = None
-    cut: int | None = None
+    cut: torch.Tensor | None = None  # per sample (one value: every sample)
     sample: int | None = None
 
 
@@ -68,7 +68,16 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
     if region.kind == "causal":
         if not positions:
             return None
-        cells = _all([_along(vec <= region.cut, d, rank) for d, vec in positions], rank)
+        cuts = region.cut
+        if cuts.numel() > 1 and bool((cuts != cuts[0]).any()):
+            if len(batch) != 1:
+                return None  # each sample has its own cut: the cells' samples must be known
+            bdim, bvec = batch[0]
+            if int(bvec.max()) >= cuts.numel():
+                return None
+            cells = _all([_along(vec, d, rank) <= _along(cuts[bvec], bdim, rank) for d, vec in positions], rank)
+        else:
+            cells = _all([_along(vec <= int(cuts.flatten()[0]), d, rank) for d, vec in positions], rank)
         if region.pad is None:
             return cells
         real = _real(region.pad, batch, positions, rank)
@@ -126,8 +135,9 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
             return None if region.kind != "repeat" else []
         return [("batch", torch.arange(size))] if region.kind != "repeat" else []
     if record.kind in ("seq", "pos"):
-        if region.sequence is not None and table.base_of(axis) == table.find(region.sequence):
-            return [("pos", torch.arange(size))]
+        found = _positions(table, axis, region, 0) if region.sequence is not None else None
+        if found is not None and found.numel() == size:
+            return [("pos", found)]
         if region.kind == "batch" or output:
             return []
         return None  # another sequence: it may be this one, written into a cache
@@ -138,6 +148,24 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
     if record.kind == "unknown" and size in region.sizes:
         return None  # an unnamed axis the size of what changed: it may be that, unnamed
     return []
+
+
+def _positions(table: AxisTable, axis: int, region: Region, depth: int) -> torch.Tensor | None:
+    """The positions of the witnessed sequence an axis holds: all of them, a chunk cut from them
+    (`ids[:, s:s + C]`), or chunks concatenated back (`torch.cat(chunks, 1)`); None otherwise."""
+    base = table.base_of(axis)
+    record = table.axes[base]
+    if base == table.find(region.sequence):
+        return torch.arange(record.size)
+    if depth > 6:
+        return None
+    if record.cut_from is not None and record.cut_start is not None:
+        inner = _positions(table, record.cut_from, region, depth + 1)
+        return inner[record.cut_start:record.cut_start + record.size] if inner is not None else None
+    if record.joined:
+        pieces = [_positions(table, piece, region, depth + 1) for piece in record.joined]
+        return torch.cat(pieces) if all(piece is not None for piece in pieces) else None
+    return None
 
 
 def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Region, output: bool,
