@@ -48,6 +48,17 @@ class Axis:
         return KIND_NAMES.get(self.kind, self.kind)
 
 
+def _respects(parts: tuple[int, ...], sizes: tuple[int, ...]) -> bool:
+    """Whether a split into `sizes` keeps every boundary between the flattened `parts`."""
+    def boundaries(widths: tuple[int, ...]) -> set[int]:
+        total, found = 1, set()
+        for width in reversed(widths):  # strides from the innermost dim outwards
+            total *= width
+            found.add(total)
+        return found
+    return boundaries(parts) <= boundaries(sizes)
+
+
 @dataclass(frozen=True)
 class Conflict:
     """Two aligned axes whose meanings contradict, met at one event."""
@@ -194,6 +205,10 @@ class AxisTable:
         record = self.axes[root]
         if record.parts and tuple(self.get(p).size for p in record.parts) == sizes:
             return list(record.parts)
+        if record.kind == "batch" and record.parts and \
+                not _respects(tuple(self.get(p).size for p in record.parts), sizes):
+            # B·H unfolded as (H, B): each piece holds some samples and some heads, a tear
+            return [self.mixed(list(record.parts), size, event) for size in sizes]
         key = ("factors", root, sizes)
         if key not in self._memo:
             made = []

@@ -37,6 +37,9 @@ class Witness:
     changed: str
     moved: str
     by: float
+    # the events of the recording whose protected values moved, in order, the first where the change got
+    # in (the divergence path the TUI and `render --witness` show); not part of the JSON
+    path: tuple[int, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "changed": self.changed, "moved": self.moved, "by": self.by}

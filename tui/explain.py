@@ -196,6 +196,25 @@ def finding_lines(session: Session, event: OpEvent) -> list[Text]:
             source = linecache.getline(place.file, place.line).strip()
             if source:
                 lines.append(Text(f"    {source}", style="dim"))
+        if finding.witness is not None:
+            lines.append(Text.assemble(("  proof: ", "bold magenta"), finding.witness.proof))
+            lines += divergence_lines(session, finding.witness.path)
         if finding.hint:
             lines.append(Text.assemble(("  hint: ", "bold"), finding.hint))
+    return lines
+
+
+def divergence_lines(session: Session, path: tuple[int, ...], shown: int = 6) -> list[Text]:
+    """The ops the witnessed change passed through, where it got in first (highlighted)."""
+    events = session.recording.events
+    steps = [index for index in path if index < len(events)]
+    if not steps:
+        return []
+    lines = [Text("  the change passed:", style="bold magenta")]
+    for number, index in enumerate(steps[:shown]):
+        event = events[index]
+        where = f"#{index} {event.op} at {os.path.basename(event.file)}:{event.line}"
+        lines.append(Text(f"    {'→ ' if number == 0 else '  '}{where}", style="bold" if number == 0 else "dim"))
+    if len(steps) > shown:
+        lines.append(Text(f"      ... {len(steps) - shown} more ops", style="dim"))
     return lines

@@ -156,3 +156,17 @@ def test_inputs_and_outputs_are_untouched_by_the_witnesses() -> None:
     assert all(torch.equal(a, b) for a, b in zip(args, kept))
     with torch.no_grad():
         assert torch.equal(model(*args), expected)
+
+
+def test_render_witness_outlines_the_divergence_path(tmp_path) -> None:
+    from tracer.cli import main
+
+    plain, marked = tmp_path / "plain.dot", tmp_path / "witness.dot"
+    assert main(["render", "zoo:causal_leak_static_kv_cache", "-o", str(plain)]) == 0
+    assert main(["render", "zoo:causal_leak_static_kv_cache", "-o", str(marked), "--witness"]) == 0
+    from tracer.render.dot import THEMES
+
+    colour = THEMES["light"].witness
+    assert colour not in plain.read_text()
+    drawn = marked.read_text()
+    assert drawn.count(f'color="{colour}"') >= 4 and "the witnessed change passed here" in drawn

@@ -152,3 +152,13 @@ async def test_a_finding_shows_where_its_faulty_value_was_built(scope_app: Calla
         details = " ".join(app.screen.query_one(OpDetails).text().split())  # the pane wraps long lines
         assert "note: the buffer 'mask' built here: causal_diagonal_buffer_init.py:27" in details
         assert "torch.tril(torch.ones(block_size, block_size), diagonal=-1)" in details
+
+
+async def test_a_witnessed_finding_shows_its_proof_and_the_divergence_path(scope_app: Callable[[str], ScopeApp]) -> None:
+    """A finding proven by running the model again shows the proof and the ops the change passed, first one marked."""
+    app = scope_app("zoo:causal_leak_static_kv_cache")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        details = " ".join(app.screen.query_one(OpDetails).text().split())
+        assert "proof: changing the tokens after position 3 of ids moved the output at position 3" in details
+        assert "the change passed: → #20 masked_fill at causal_leak_static_kv_cache.py:36 #21 softmax" in details

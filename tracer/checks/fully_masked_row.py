@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
+import torch
+
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
@@ -45,7 +47,7 @@ class FullyMaskedRow(Check):
                 size_q = pattern.placement.sizes[pattern.placement.query]  # a mask broadcast over the queries
                 rows = rows.expand(*rows.shape[:-1], size_q)
             if bool(rows.any()) and not _dropped_unharmed(analysis, block) and \
-                    not _rows_dropped(analysis, block, pattern, rows):
+                    not _rows_dropped(analysis, block, pattern, rows) and not _rows_zeroed_after(analysis, block, rows):
                 related = tuple(note for use, _ in patterns if use.mask is not None
                                 for note in construction(analysis, use.mask.vid, "mask built here", last_use.event))
                 single = pattern.placement is not None and pattern.placement.query is None
@@ -87,6 +89,24 @@ def _dropped_unharmed(analysis, block) -> bool:
         return False
     outputs = [recording.stats_of(meta.vid) for meta in recording.outputs]
     return bool(outputs) and all(out is not None and out.nonfinite == 0 for out in outputs)
+
+
+def _rows_zeroed_after(analysis, block, rows) -> bool:
+    """The empty rows' weights are all set to 0 after the softmax (Flamingo's text before any image):
+    whatever the softmax gave them, they carry nothing on."""
+    for use in block.masks:
+        if not use.after:
+            continue
+        after = pattern_of(analysis, block, use)
+        if after is None:
+            continue
+        try:
+            zeroed, empty = torch.broadcast_tensors(after.hidden.all(dim=KEY), rows)
+        except RuntimeError:
+            continue
+        if not bool((empty & ~zeroed).any()):
+            return True
+    return False
 
 
 def _rows_dropped(analysis, block, pattern, rows) -> bool:

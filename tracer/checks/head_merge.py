@@ -26,3 +26,11 @@ class HeadMerge(Check):
                     "merges heads back so that the merged axes mix head and sequence positions",
                     hint=HINTS[analysis.layout.name],
                 )
+            elif {"head", "batch"} <= kinds:
+                yield self.at(
+                    analysis, event.index,
+                    f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
+                    "unfolds the batch·heads axis in another order than it was folded: each piece mixes samples "
+                    "with heads, so a sample's output holds other samples' heads",
+                    hint="unfold B·H as (B, H), the order it was folded in (einops: '(b h) t e -> b t (h e)')",
+                )

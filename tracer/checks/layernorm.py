@@ -38,7 +38,7 @@ def average(analysis, event) -> Average | None:
     flow = analysis.flow
     if event is None or not event.inputs:
         return None
-    if event.op == "mean":
+    if event.op in ("mean", "var_mean", "std_mean"):  # `var, mean = torch.var_mean(x, -1)`: its mean
         dims = analysis.facts[event.index].normalized
         return Average(event.index, dims, event.inputs[0].vid, _count(event.inputs[0].shape, dims), None)
     if event.op == "div":

@@ -9,6 +9,9 @@ from .base import Check
 from .layernorm import centrings, variances
 
 
+SPREADS = ("var", "std", "var_mean", "std_mean")  # the ops that take a norm's spread in one call
+
+
 class LayerNormVariance(Check):
     code = "layernorm-variance"
     severity = "warning"
@@ -19,14 +22,15 @@ class LayerNormVariance(Check):
             spreads = []  # variances and standard deviations of this norm
             for vid in (centring.source_vid, centring.centred_vid):
                 for user, _ in flow.users(vid):
-                    if user.op in ("var", "std"):
+                    if user.op in SPREADS and user not in spreads:
                         spreads.append(user)
                         if _unbiased(user):
                             yield self.at(
                                 analysis, user.index,
                                 f"the layer norm's {user.op} is unbiased (divides by d-1); layer normalization "
                                 "divides by d",
-                                hint=f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
+                                hint=f"torch.{user.op}(x, dim=-1, keepdim=True, correction=0)" if "_" in user.op
+                                else f"x.{user.op}(dim=-1, keepdim=True, unbiased=False)",
                             )
             for variance in variances(analysis, centring):
                 spreads.append(analysis.recording.events[variance.event])
@@ -38,7 +42,7 @@ class LayerNormVariance(Check):
                         hint="average the squared deviations: ((x - mean) ** 2).mean(dim=-1, keepdim=True)",
                     )
             for spread in spreads:
-                roots = [spread] if spread.op == "std" else [
+                roots = [spread] if spread.op in ("std", "std_mean") else [
                     root for root, _ in flow.users(spread.outputs[0].vid) if root.op == "sqrt"]
                 for root in roots:
                     yield from self._eps_outside(analysis, root)

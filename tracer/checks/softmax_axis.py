@@ -19,10 +19,11 @@ class SoftmaxAxis(Check):
             if normalized is None or not contracted:
                 continue
             norm, summed = table.get(normalized), table.get(contracted[0])
-            if "unknown" in (norm.kind, summed.kind):
-                continue  # no conclusion from axes we could not name
             scores = table.describe_shape(block.table_axes)
             norm_dim = block.dim_of(table, normalized)
+            if "unknown" in (norm.kind, summed.kind) and (norm_dim is None or block.dim_of(table, contracted[0])
+                                                          in (None, norm_dim)):
+                continue  # unnamed axes: only two distinct dims of the score table itself are a conclusion
             if not any(table.same(normalized, axis) or _sink_of(table, normalized, axis) for axis in contracted):
                 key_dim = block.dim_of(table, contracted[0])
                 spell = _spelling(analysis, block)
@@ -69,4 +70,5 @@ def _what(axis) -> str:
     if axis.role:
         return f"{axis.role} positions"
     return {"batch": "the batch", "head": "heads", "feature": "features", "seq": "positions",
-            "pos": "positions", "mixed": "a mixed axis"}.get(axis.kind, axis.kind)
+            "pos": "positions", "mixed": "a mixed axis",
+            "unknown": "the queries' axis, of size"}.get(axis.kind, axis.kind)

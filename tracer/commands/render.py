@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw repeated identical blocks one by one instead of once with 'x N'")
     parser.add_argument("--theme", default="light", metavar="THEME", help="colours: light (default) or dark")
     parser.add_argument("--no-legend", action="store_true", help="leave out the legend box")
+    parser.add_argument("--witness", action="store_true",
+                        help="outline the ops a witnessed change passed through, from where it got in (orange)")
     add_layout_argument(parser)
     add_device_argument(parser)
 
@@ -58,7 +60,7 @@ def run(options: argparse.Namespace) -> int:
         written = render_to_file(
             recorded, options.output, depth=options.depth, focus=options.focus, attention=options.attention,
             all_ops=options.all_ops, flags=not options.no_flags, expand=options.expand, theme=options.theme,
-            legend=not options.no_legend,
+            legend=not options.no_legend, witness=options.witness,
         )
     except RenderError as problem:
         error(str(problem))

@@ -41,6 +41,8 @@ class Builder:
         self.calls = self.recording.module_calls
         self.labeller = Labeller(analysis)
         self.findings = findings_by_event(analysis) if options.flags else {}
+        self.diverged = {index for finding in analysis.findings if options.witness and finding.witness
+                         for index in finding.witness.path}
         self.simple = simplify(analysis, self.findings, options.all_ops)
         self.node_ids = analysis.node_ids
         self.scope, self.base_depth = self._scope(options.focus)
@@ -233,6 +235,7 @@ class Builder:
     def _decorate(self, unit: str, event: OpEvent) -> None:
         node = self.drawing.nodes[unit]
         found = self.findings.get(event.index, [])
+        node.diverged = node.diverged or event.index in self.diverged
         if node.kind == "module":
             bucket = self._box_findings.setdefault(unit, [])
             bucket.extend(f for f in found if f not in bucket)

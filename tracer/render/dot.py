@@ -33,6 +33,7 @@ class Theme:
     flag_fill: str
     flag_border: str
     flag_text: str
+    witness: str  # the border of an op a witnessed change passed (render --witness)
 
 
 LIGHT = Theme(
@@ -44,7 +45,7 @@ LIGHT = Theme(
         "param": ("#f6f8fa", "#afb8c1"), "buffer": ("#f6f8fa", "#afb8c1"), "output": ("#eaeef2", "#57606a"),
         "boundary": ("#fff8c5", "#d4a72c"),
     },
-    band="#eaeef2", flag_fill="#ffebe9", flag_border="#cf222e", flag_text="#a40e26",
+    band="#eaeef2", flag_fill="#ffebe9", flag_border="#cf222e", flag_text="#a40e26", witness="#bc4c00",
 )
 DARK = Theme(
     background="#0d1117", text="#e6edf3", dim="#9198a1", edge="#8b949e", frame="#3d444d",
@@ -55,7 +56,7 @@ DARK = Theme(
         "param": ("#161b22", "#3d444d"), "buffer": ("#161b22", "#3d444d"), "output": ("#262c36", "#9198a1"),
         "boundary": ("#3d2e00", "#bb8009"),
     },
-    band="#262c36", flag_fill="#3c0b0b", flag_border="#f85149", flag_text="#ffa198",
+    band="#262c36", flag_fill="#3c0b0b", flag_border="#f85149", flag_text="#ffa198", witness="#f0883e",
 )
 THEMES = {"light": LIGHT, "dark": DARK}
 
@@ -114,6 +115,8 @@ def _node_attrs(node: DrawNode, theme: Theme) -> dict[str, str]:
     }
     if node.flagged:
         attrs.update(fillcolor=theme.flag_fill, color=theme.flag_border, penwidth="2.2")
+    elif node.diverged:
+        attrs.update(color=theme.witness, penwidth="2.2")
     elif node.repeat > 1:
         attrs.update(color=theme.accent, penwidth="1.6")
     if node.tooltip:  # one DOT line per statement: newlines as escString "\n"
@@ -140,6 +143,8 @@ def _legend(drawing: Drawing, theme: Theme) -> str:
         swatch(theme.flag_fill, theme.flag_border, "finding: severity[code] and why", theme.flag_text)
     if any(node.repeat > 1 for node in drawing.nodes.values()) or any(c.repeat > 1 for c in drawing.clusters.values()):
         swatch(theme.background, theme.accent, "× N: N identical blocks, drawn once")
+    if any(node.diverged for node in drawing.nodes.values()):
+        swatch(theme.background, theme.witness, "the witnessed change passed here", theme.witness)
     if any(edge.torn for edge in drawing.edges):
         swatch(theme.background, theme.flag_border, "edge with a torn axis (?)", theme.flag_text)
     rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT POINT-SIZE="9" COLOR="{theme.dim}">'

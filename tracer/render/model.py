@@ -34,6 +34,7 @@ class RenderOptions:
     theme: "light" or "dark".
     legend: add the small legend box.
     title: the caption at the top (default: the root module's type).
+    witness: outline the ops a witnessed change passed through (each proven finding's divergence path).
     """
 
     depth: int | None = None
@@ -45,6 +46,7 @@ class RenderOptions:
     theme: str = "light"
     legend: bool = True
     title: str | None = None
+    witness: bool = False
 
     def __post_init__(self) -> None:
         if self.depth is not None and (not isinstance(self.depth, int) or self.depth < 0):
@@ -83,6 +85,7 @@ class DrawNode:
     tooltip: str = ""
     repeat: int = 1
     dashed: bool = False
+    diverged: bool = False  # a witnessed change moved this op's protected values (render --witness)
 
     @property
     def flagged(self) -> bool:

@@ -13,7 +13,12 @@ def creation_rule(ctx: RuleContext) -> list[Axes]:
 
 @rule("arange")
 def arange_rule(ctx: RuleContext) -> list[Axes]:
-    return [ctx.fresh(out.shape, kind="pos") for out in ctx.event.outputs]
+    """`arange(T)` counts positions; `arange(0, d, 2)` (rotary or sinusoidal frequencies) steps over
+    features, and is no position table."""
+    args = ctx.event.args
+    step = ctx.event.kwargs.get("step", args[2] if len(args) >= 3 else 1)
+    kind = "pos" if step in (1, None) else "unknown"
+    return [ctx.fresh(out.shape, kind=kind) for out in ctx.event.outputs]
 
 
 @rule("ones_like", "zeros_like", "full_like", "empty_like", "rand_like", "randn_like")

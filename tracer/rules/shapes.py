@@ -188,3 +188,15 @@ def repeat_interleave_rule(ctx: RuleContext) -> list[Axes]:
 
 
 # ------------------------------------------------------------------ joining and splitting
+
+
+@rule("view_as_complex")
+def view_as_complex_rule(ctx: RuleContext) -> list[Axes]:
+    """(..., 2) reals become (...) complex numbers: every other axis is kept (rotary embeddings)."""
+    return [tuple(ctx.inputs[0][:-1])]
+
+
+@rule("view_as_real")
+def view_as_real_rule(ctx: RuleContext) -> list[Axes]:
+    """(...) complex numbers become (..., 2) reals: the pair is a new axis of features."""
+    return [tuple(ctx.inputs[0]) + (ctx.table.new("feature", 2, origin=ctx.event.index, label="real and imaginary parts"),)]

@@ -37,6 +37,7 @@ class Facts:
     padding: dict[str, tuple[torch.Tensor, bool]] = field(default_factory=dict)  # (pad, described by another input)
     causal: dict[str, int] = field(default_factory=dict)  # sequence id -> the last row of its bidirectional prefix
     unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
+    sample_masks: dict[int, int] = field(default_factory=dict)  # mask input position -> its batch dim
     compares_samples: bool = False
 
     def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
@@ -68,10 +69,24 @@ def gather(analysis, positions: list[int]) -> Facts:
             facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
         facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
     _padding(analysis, facts, positions)
-    facts.causal = _causal_sequences(analysis) or _cached_language_model(analysis, facts)
+    facts.causal = _causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
     facts.compares_samples = _compares_samples(analysis)
+    facts.sample_masks = _sample_masks(analysis, positions)
     return facts
+
+
+def _sample_masks(analysis, positions: list[int]) -> dict[int, int]:
+    """Mask inputs with one mask per sample (a padding mask, lengths): their batch dim, by position."""
+    found = {}
+    for position, vid in enumerate(positions):
+        source = analysis.recording.sources.get(vid)
+        if source is None or not _is_mask_input(analysis, vid) or vid in positions[:position]:
+            continue
+        kinds = [analysis.table.get(axis).kind for axis in analysis.axes_of(source.meta)]
+        if kinds.count("batch") == 1:
+            found[position] = kinds.index("batch")
+    return found
 
 
 def _padding(analysis, facts: Facts, positions: list[int]) -> None:
@@ -90,14 +105,14 @@ def _is_mask_input(analysis, vid: int) -> bool:
     return source is not None and source.kind == "input" and is_mask_like(source, analysis.recording.values.get(vid))
 
 
-def _causal_sequences(analysis) -> dict[str, int]:
+def _causal_sequences(analysis, facts: Facts) -> dict[str, int]:
     """Sequences some attention reads causally (a mask that follows the query, or `is_causal`), each
     with the last row of its bidirectional prefix (0 when it has none): a cut before it is no test."""
     from ..checks.patterns import masks_before, pattern_of
 
     found: dict[str, int] = {}
     for block in analysis.blocks:
-        sequence = _query_sequence(analysis, block)
+        sequence = _query_sequence(analysis, block, facts)
         if sequence is None or sequence in found:
             continue
         if any(use.kind == "is_causal" for use in block.masks):
@@ -150,11 +165,18 @@ def _source_behind(analysis, vid: int) -> int:
     return vid
 
 
-def _query_sequence(analysis, block: AttentionBlock) -> str | None:
+def _query_sequence(analysis, block: AttentionBlock, facts: Facts) -> str | None:
+    """The input sequence whose positions a block's queries hold: the input's own, or one cut from it
+    or joined from it (a chunk of the tokens, a token shifted in front)."""
+    from .regions import Region, positions_of
+
     if block.query_axis is None:
         return None
-    record = analysis.table.get(analysis.table.base_of(block.query_axis))
-    return record.seq if record.kind in ("seq", "pos") else None
+    for sequence, root in facts.sequence_roots.items():
+        found = positions_of(analysis.table, block.query_axis, Region("causal", root))
+        if found is not None and bool((found >= 0).any()):
+            return sequence
+    return None
 
 
 def _staircase_prefix(visible: torch.Tensor) -> int | None:
@@ -227,7 +249,8 @@ def _compares_samples(analysis) -> bool:
     for event in analysis.recording.events:
         for meta in event.outputs:
             batch = [a for a, size in zip(analysis.axes_of(meta), meta.shape)
-                     if size > 1 and table.get(a).kind == "batch" and not table.get(a).parts]
+                     if size > 1 and table.get(a).kind == "batch" and not table.get(a).parts
+                     and table.get(a).base is None]  # not two factors of one batch
             if len(batch) >= 2:
                 return True
     return False

@@ -54,7 +54,7 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
         return Skipped("batch", "one sample")
     if facts.compares_samples:
         return Skipped("batch", "the model compares samples with each other (a batch × batch table)")
-    sample = size - 1
+    sample = 0  # the first: a sum or count accumulated over the batch (cumsum(0)) reaches every later sample
     replace = {}
     for position, data in placed:
         tensor = inputs[position]
@@ -63,7 +63,12 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
         where = torch.zeros(tensor.shape, dtype=torch.bool)
         where.select(data.batch, sample).fill_(True)
         replace[position] = _changed(tensor, where, data.vocabulary, avoid=None)
-    names = ", ".join(facts.data[position].name for position in replace)
+    for position, batch_dim in facts.sample_masks.items():
+        mask = inputs[position]
+        if mask.dim() > batch_dim and mask.shape[batch_dim] == size:
+            replace[position] = _other_mask(mask, batch_dim, sample)
+    named = [facts.names[position] for position in replace]
+    names = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     return Plan("batch", Region("batch", sizes=frozenset({size}), sample=sample), f"sample {sample} of {names}",
                 replace)
 
@@ -116,6 +121,21 @@ def _self_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
                     f"{facts.names[mask_position]})",
                     {position: _changed(tensor, cells, data.vocabulary, None)}, {mask_position: new_mask})
     return None
+
+
+def _other_mask(mask: torch.Tensor, batch_dim: int, sample: int) -> torch.Tensor:
+    """The mask with one sample's row changed: nothing hidden if it hid something, else its last
+    position hidden (in the mask's own convention: the value its first position does not have)."""
+    new = mask.clone()
+    row = new.select(batch_dim, sample)
+    first = row.flatten()[0].item()
+    if bool((row != first).any()):
+        row.fill_(first)
+    else:
+        flat = row.reshape(-1) if row.is_contiguous() else None
+        if flat is not None and flat.numel() > 1:
+            flat[-1] = (not first) if mask.dtype == torch.bool else (1 - first if first in (0, 1) else 0)
+    return new
 
 
 def _padded_mask(mask: torch.Tensor, size_t: int, padded: int) -> torch.Tensor | None:

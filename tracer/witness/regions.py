@@ -24,6 +24,7 @@ import torch
 
 from ..axes import AxisTable
 
+OTHER = -1  # a position of another sequence inside a concatenation: never protected
 Coordinates = list[tuple[str, torch.Tensor]]  # ("batch" | "pos", index per element along the dim)
 
 
@@ -75,9 +76,10 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
             bdim, bvec = batch[0]
             if int(bvec.max()) >= cuts.numel():
                 return None
-            cells = _all([_along(vec, d, rank) <= _along(cuts[bvec], bdim, rank) for d, vec in positions], rank)
+            cells = _all([(_along(vec, d, rank) <= _along(cuts[bvec], bdim, rank)) & _along(vec >= 0, d, rank)
+                          for d, vec in positions], rank)
         else:
-            cells = _all([_along(vec <= int(cuts.flatten()[0]), d, rank) for d, vec in positions], rank)
+            cells = _all([_along((vec <= int(cuts.flatten()[0])) & (vec >= 0), d, rank) for d, vec in positions], rank)
         if region.pad is None:
             return cells
         real = _real(region.pad, batch, positions, rank)
@@ -100,9 +102,9 @@ def _real(pad: torch.Tensor, batch: list, positions: list, rank: int) -> torch.T
             bdim, bvec = batch[0]
             if int(bvec.max()) >= pad.shape[0]:
                 return None
-            real = ~pad[_along(bvec, bdim, rank), _along(vec, dim, rank)]
+            real = ~pad[_along(bvec, bdim, rank), _along(vec.clamp(min=0), dim, rank)] & _along(vec >= 0, dim, rank)
         else:
-            real = _along(~pad[0][vec], dim, rank)
+            real = _along(~pad[0][vec.clamp(min=0)] & (vec >= 0), dim, rank)
         cells.append(real)
     return _all(cells, rank)
 
@@ -135,7 +137,7 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
             return None if region.kind != "repeat" else []
         return [("batch", torch.arange(size))] if region.kind != "repeat" else []
     if record.kind in ("seq", "pos"):
-        found = _positions(table, axis, region, 0) if region.sequence is not None else None
+        found = positions_of(table, axis, region) if region.sequence is not None else None
         if found is not None and found.numel() == size:
             return [("pos", found)]
         if region.kind == "batch" or output:
@@ -150,9 +152,11 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
     return []
 
 
-def _positions(table: AxisTable, axis: int, region: Region, depth: int) -> torch.Tensor | None:
+def positions_of(table: AxisTable, axis: int, region: Region, depth: int = 0) -> torch.Tensor | None:
     """The positions of the witnessed sequence an axis holds: all of them, a chunk cut from them
-    (`ids[:, s:s + C]`), or chunks concatenated back (`torch.cat(chunks, 1)`); None otherwise."""
+    (`ids[:, s:s + C]`), or chunks concatenated back (`torch.cat(chunks, 1)`); None otherwise.
+    In a concatenation, a piece from elsewhere (the next chunk, a memory token) is `OTHER`:
+    never protected, so it can hide a leak but never make one up."""
     base = table.base_of(axis)
     record = table.axes[base]
     if base == table.find(region.sequence):
@@ -160,11 +164,14 @@ def _positions(table: AxisTable, axis: int, region: Region, depth: int) -> torch
     if depth > 6:
         return None
     if record.cut_from is not None and record.cut_start is not None:
-        inner = _positions(table, record.cut_from, region, depth + 1)
+        inner = positions_of(table, record.cut_from, region, depth + 1)
         return inner[record.cut_start:record.cut_start + record.size] if inner is not None else None
     if record.joined:
-        pieces = [_positions(table, piece, region, depth + 1) for piece in record.joined]
-        return torch.cat(pieces) if all(piece is not None for piece in pieces) else None
+        pieces = [positions_of(table, piece, region, depth + 1) for piece in record.joined]
+        if all(piece is None for piece in pieces):
+            return None
+        return torch.cat([piece if piece is not None else torch.full((table.get(part).size,), OTHER)
+                          for piece, part in zip(pieces, record.joined)])
     return None
 
 

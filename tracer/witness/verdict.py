@@ -52,13 +52,25 @@ def confirm_or_report(analysis, kind: str, witness: Witness, localized: Localize
     else:
         matches = [p for p, finding in enumerate(findings) if finding.code in HARMS[kind]]
     if not matches:
-        return [*findings, _own_finding(analysis, kind, witness, localized, aligned)]
+        own = _own_finding(analysis, kind, witness, localized, aligned)
+        return [*findings, replace(own, witness=_with_path(witness, localized, own.event, aligned))]
     position = min(matches, key=lambda p: (findings[p].severity != "error", places.get(
         (findings[p].file, findings[p].line), 0) if localized is not None else 0, p))
     confirmed = list(findings)
     if confirmed[position].witness is None:
-        confirmed[position] = replace(confirmed[position], witness=witness)
+        finding = confirmed[position]
+        confirmed[position] = replace(finding, witness=_with_path(witness, localized, finding.event, aligned))
     return confirmed
+
+
+def _with_path(witness: Witness, localized: Localized | None, start: int | None, aligned: bool) -> Witness:
+    """The witness with its divergence path: from the finding's op, through the ops the change passed
+    unseen after it, to every op whose protected values moved."""
+    if localized is None or not aligned:
+        return witness
+    first = start if start is not None else localized.event
+    passed = sorted(index for index in localized.through if index > first)
+    return replace(witness, path=tuple(dict.fromkeys([first, *passed, localized.event, *localized.path])))
 
 
 def _places(analysis, localized: Localized) -> dict[tuple[str, int], int]:
