@@ -1,0 +1,52 @@
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def selective_scan(u, delta, A, Bm, Cm, D):
+    b, T, di = u.shape
+    dA = torch.exp(delta.unsqueeze(-1) * A)
+    dBu = delta.unsqueeze(-1) * Bm.unsqueeze(2) * u.unsqueeze(-1)
+    h = u.new_zeros(b, di, A.shape[1])
+    ys = []
+    for t in range(T):
+        h = dA[:, t] * h + dBu[:, t]
+        ys.append((h * Cm[:, t].unsqueeze(1)).sum(-1))
+    return torch.stack(ys, dim=1) + u * D
+
+
+class SelectiveSSMBlock(nn.Module):
+    def __init__(self, d_model=32, d_state=8, d_conv=4, expand=2):
+        super().__init__()
+        self.d_inner = expand * d_model
+        self.d_state = d_state
+        self.dt_rank = math.ceil(d_model / 16)
+        self.norm = nn.RMSNorm(d_model)
+        self.in_proj = nn.Linear(d_model, 2 * self.d_inner, bias=False)
+        self.conv1d = nn.Conv1d(self.d_inner, self.d_inner, d_conv, groups=self.d_inner, padding=d_conv - 1)
+        self.x_proj = nn.Linear(self.d_inner, self.dt_rank + 2 * d_state, bias=False)
+        self.dt_proj = nn.Linear(self.dt_rank, self.d_inner)
+        A = torch.arange(1, d_state + 1, dtype=torch.float32).repeat(self.d_inner, 1)
+        self.A_log = nn.Parameter(torch.log(A))
+        self.D = nn.Parameter(torch.ones(self.d_inner))
+        self.out_proj = nn.Linear(self.d_inner, d_model, bias=False)
+
+    def forward(self, x):
+        T = x.shape[1]
+        xs, z = self.in_proj(self.norm(x)).chunk(2, dim=-1)
+        xs = self.conv1d(xs.transpose(1, 2))[..., :T].transpose(1, 2)
+        xs = F.silu(xs)
+        dt, Bm, Cm = self.x_proj(xs).split([self.dt_rank, self.d_state, self.d_state], dim=-1)
+        dt = F.softplus(self.dt_proj(dt))
+        A = -torch.exp(self.A_log.float())
+        y = selective_scan(xs, dt, A, Bm, Cm, self.D)
+        return x + self.out_proj(y * F.silu(z))
+
+
+def build():
+    torch.manual_seed(0)
+    model = nn.Sequential(SelectiveSSMBlock(), SelectiveSSMBlock()).eval()
+    x = torch.randn(2, 12, 32)
+    return model, (x,)
