@@ -31,3 +31,14 @@ def like_rule(ctx: RuleContext) -> list[Axes]:
 def conversion_rule(ctx: RuleContext) -> list[Axes]:
     """A copy or a change of dtype or device keeps its input's axes (`x.type_as(q)`: q only lends its dtype)."""
     return [ctx.inputs[0] if out.shape == ctx.shape(0) else ctx.fresh(out.shape) for out in ctx.event.outputs]
+
+
+@rule("pow", "rpow", "float_power", "exp", "exp2")
+def power_rule(ctx: RuleContext) -> list[Axes]:
+    """A power or exponential of positions is one constant per index (ALiBi's slopes, `base ** arange(H)`;
+    frequencies), no longer a position: only the arange itself, or a linear function of it, is."""
+    from .base import elementwise
+
+    table = ctx.table
+    return [tuple(ctx.table.new("unknown", table.get(axis).size, origin=ctx.event.index)
+                  if table.get(axis).kind == "pos" else axis for axis in axes) for axes in elementwise(ctx)]
