@@ -29,7 +29,7 @@ def stdout_is_terminal() -> bool:
 
 def _tui_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="TARGET",
-                        help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
+                        help="path/to/file.py:NAME, notebook.ipynb[:NAME], dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
     parser.add_argument("--layout", choices=LAYOUTS, default=None,
                         help="how to read the model's float inputs (default: the target's own, else batch-first)")
     parser.add_argument("--device", choices=("cpu", "meta"), default=None,

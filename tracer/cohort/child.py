@@ -87,7 +87,7 @@ def _folder(job: Job) -> str | None:
         return None
     if spec.kind == "dotted":
         return job.cwd
-    path = source_file(spec, job.cwd) if spec.kind == "file" else None
+    path = source_file(spec, job.cwd) if spec.kind in ("file", "notebook") else None
     return os.path.dirname(path) if path else None
 
 
