@@ -20,7 +20,15 @@ NOTEBOOK_NAME = "build"  # what a notebook target without `:NAME` builds
 
 
 class TargetError(Exception):
-    """A target that cannot be loaded; the message is one line and names what was expected."""
+    """A target that cannot be loaded; the message is one line and names what was expected.
+
+    `place` is `(file, line)` of the user's line that failed (a syntax error, the line that
+    raised), where one is known, so that SARIF and GitHub annotations can point at it.
+    """
+
+    def __init__(self, message: str, place: tuple[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.place = place
 
 
 @dataclass(frozen=True)

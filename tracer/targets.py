@@ -182,11 +182,9 @@ def out_of_memory(text: str) -> bool:
 
 def failed(error: BaseException, message: str) -> TargetError:
     """The `TargetError` for user code that raised `error`: an exit and a failed allocation have their own kinds."""
-    if isinstance(error, SystemExit):
-        return TargetExit(message)
-    if isinstance(error, MemoryError) or out_of_memory(message):
-        return TargetMemory(message)
-    return TargetError(message)
+    kind = TargetExit if isinstance(error, SystemExit) else (
+        TargetMemory if isinstance(error, MemoryError) or out_of_memory(message) else TargetError)
+    return kind(message, user_place(error))
 
 
 def _is_users_file(filename: str) -> bool:
@@ -393,7 +391,7 @@ def load_target(spec: str, device: str | None = None) -> Workload:
             workload = _load(spec)
     except TargetError as problem:
         if device == "meta" and META_FAILURE.search(str(problem).partition(" raised ")[2]):
-            raise type(problem)(f"{problem}; {META_HINT}") from None
+            raise type(problem)(f"{problem}; {META_HINT}", problem.place) from None
         raise
     try:
         return workload.to(device)

@@ -88,6 +88,8 @@ def test_the_sarif_log_of_a_run_is_valid_sarif_2_1_0(cohort: list[str], capsys: 
     assert invocation["executionSuccessful"] is False
     (notification,) = invocation["toolExecutionNotifications"]
     assert "SyntaxError" in notification["message"]["text"] and notification["properties"]["kind"] == "target"
+    assert notification["locations"] == [{"physicalLocation": {
+        "artifactLocation": {"uri": "broken.py", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 1}}}]
     assert "attnscope: error: broken.py:build" in captured.err
 
 
@@ -131,8 +133,33 @@ def test_github_workflow_commands(cohort: list[str], capsys: pytest.CaptureFixtu
     assert any(line.startswith("::error file=buggy.py,line=") and ",title=attnscope softmax-axis::softmax normalizes"
                in line for line in lines)
     assert any(line.startswith("::warning file=buggy.py,") and "title=attnscope scale-factor::" in line for line in lines)
-    assert any(line.startswith("::error title=attnscope target::broken.py:build: importing") for line in lines)
+    assert any(line.startswith("::error file=broken.py,line=1,title=attnscope target::broken.py:build: importing")
+               for line in lines)
     assert all(line.startswith("::") for line in lines)
+
+
+def test_a_failed_submission_is_located_at_the_line_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("syntax.py").write_text("import torch\n\n\ndef build(:\n    pass\n")
+    Path("raises.py").write_text("import torch\n\n\ndef build():\n    x = torch.ones(2, 3)\n    return x @ x, ()\n")
+    Path("missing.py").write_text("x = 1\n")
+    targets = ["syntax.py:build", "raises.py:build", "missing.py:build"]
+    assert main(["check", "--json", *targets]) == 2
+    syntax, raises, missing = map(json.loads, capsys.readouterr().out.splitlines())
+    assert (syntax["file"], syntax["line"]) == (str(tmp_path / "syntax.py"), 4)
+    assert (raises["file"], raises["line"]) == (str(tmp_path / "raises.py"), 6)  # the user's line, not torch's
+    assert "file" not in missing  # no line failed: the name is missing
+    assert main(["check", "--format", "github", *targets]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("::error file=syntax.py,line=4,title=attnscope target::syntax.py:build: importing")
+    assert lines[1].startswith("::error file=raises.py,line=6,title=attnscope target::")
+    assert lines[2].startswith("::error title=attnscope target::missing.py:build:")
+    log = sarif_log([syntax, raises, missing])
+    validate(log)
+    located = [n.get("locations") for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"]]
+    assert [places[0]["physicalLocation"]["region"]["startLine"] if places else None for places in located] == [4, 6, None]
 
 
 def test_github_values_are_escaped(tmp_path: Path) -> None:

@@ -3,8 +3,8 @@
     ::error file=subs/bob.py,line=12,title=attnscope softmax-axis::softmax normalizes over ...
 
 Severities map to `error`, `warning` and `notice`; a target that could not be checked is an
-`error` without a file. In a notebook the annotation names the .ipynb file and says the cell
-and line in words. Values are escaped as the Actions runner expects (`%`, CR, LF, and
+`error` at the user's line that failed where it is known (a syntax error), else without a
+file. In a notebook the annotation names the .ipynb file and says the cell and line in words. Values are escaped as the Actions runner expects (`%`, CR, LF, and
 in properties also `:` and `,`).
 """
 
@@ -44,9 +44,10 @@ def _place(item: dict[str, Any], message: str) -> tuple[dict[str, Any], str]:
 
 
 def lines_of(result: dict[str, Any]) -> list[str]:
-    """The workflow commands for one target's object."""
+    """The workflow commands for one target's object; a failed one at its user line where known."""
     if "error" in result:
-        return [command("error", result["error"], title=f"attnscope {result.get('kind', 'target')}")]
+        where, _ = _place(result, "")  # the error's own text says where in a notebook
+        return [command("error", result["error"], **where, title=f"attnscope {result.get('kind', 'target')}")]
     lines = []
     for finding in result.get("findings", ()):
         message = finding["message"] + (f" (hint: {finding['hint']})" if finding.get("hint") else "")

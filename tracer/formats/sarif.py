@@ -4,9 +4,9 @@ One run, one rule per finding code (help text from docs/checks.md), one result p
 with its location (the user's line, the module as a logical location) and its related
 locations (where the faulty operand was built). File paths are relative to the current
 directory (`%SRCROOT%`) where they lie inside it, as code-scanning services expect. A
-target that could not be checked is a tool execution notification, and makes the
-invocation unsuccessful. A place in a notebook is the .ipynb file, with the cell and line
-in the message and the properties.
+target that could not be checked is a tool execution notification, located at the user's
+line that failed where it is known, and makes the invocation unsuccessful. A place in a
+notebook is the .ipynb file, with the cell and line in the message and the properties.
 """
 
 from __future__ import annotations
@@ -102,6 +102,17 @@ def _result(finding: dict[str, Any], rule_index: int, target: str) -> dict[str, 
     return result
 
 
+def _notification(result: dict[str, Any]) -> dict[str, Any]:
+    """A target that could not be checked, at the user's line that failed where it is known."""
+    notification: dict[str, Any] = {
+        "level": "error", "message": {"text": result["error"]},
+        "properties": {"target": result["target"], "kind": result.get("kind", "target")},
+    }
+    if result.get("file"):
+        notification["locations"] = [{"physicalLocation": _physical(result)}]
+    return notification
+
+
 def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
     """The SARIF log of a run's result objects (what `--format json` would print, in order)."""
     codes = list(documented_rules())
@@ -116,11 +127,7 @@ def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
     found = [_result(finding, index[finding["code"]], result["target"])
              for result in results for finding in result.get("findings", ())]
     failed = [result for result in results if "error" in result]
-    notifications = [
-        {"level": "error", "message": {"text": result["error"]},
-         "properties": {"target": result["target"], "kind": result.get("kind", "target")}}
-        for result in failed
-    ]
+    notifications = [_notification(result) for result in failed]
     invocation = {"executionSuccessful": not failed, "toolExecutionNotifications": notifications}
     here = Path(os.getcwd()).as_uri().rstrip("/") + "/"
     return {
