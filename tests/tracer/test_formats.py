@@ -212,6 +212,40 @@ def test_report_html_is_self_contained_with_the_flagged_blocks_drawn(
     assert buggy["diagrams"] and buggy["diagrams"][0]["dot"].startswith(("digraph", "strict digraph"))
 
 
+BRACKETED = "calling build() raised RuntimeError: [enforce fail at alloc_cpu.cpp:127] data. [/] [bold]not bold[/bold]"
+LONG_TARGET = "subs/a_long_folder_of_the_course_2024/submission_of_student_number_0042_resubmitted.py:build"
+
+
+def column(out: str, index: int) -> list[str]:
+    """The cells of one column of a Rich table, one string per table line."""
+    return [line.split("│")[index + 1].strip() for line in out.splitlines() if line.startswith("│")]
+
+
+@pytest.mark.parametrize("columns", ["60", "400"])
+def test_report_shows_any_text_whole_at_the_width_it_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], columns: str,
+) -> None:
+    path = tmp_path / "r.jsonl"
+    lines = [{"target": LONG_TARGET, "error": f"{LONG_TARGET}: {BRACKETED}", "kind": "target"},
+             {"target": "b.py:build", "findings": [{"code": "softmax-axis", "severity": "error", "message": "[/]"}]}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= int(columns)
+    assert "".join(column(out, 0)).endswith(LONG_TARGET)  # folded, never cut
+    assert "".join("".join(column(out, 4)).split()).endswith("".join(BRACKETED.split()))  # every character kept
+
+
+def test_report_refuses_a_file_without_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.jsonl"
+    for text in ("", "\n\n", '{"target": "a.py:build", "findings": [{"code": "x"}]}\n', '{"target": "x"}\n'):
+        path.write_text(text)
+        assert main(["report", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"attnscope: error: {path}") and err.count("\n") == 1
+
+
 def test_report_refuses_what_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(tmp_path / "absent.jsonl")]) == 2
     assert "no such results file" in capsys.readouterr().err
