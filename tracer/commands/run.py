@@ -160,8 +160,10 @@ def _run_notes(recorded: Trace, max_passes: int, raised: BaseException | None) -
     notes = []
     if recording.forward_passes == 0:
         notes.append("no forward pass of an nn.Module ran")
-    elif recording.forward_passes >= max_passes:
-        notes.append(f"recorded the first {max_passes} forward passes (--max-passes); later ones ran untraced")
+    elif recorded.untraced_passes:
+        later = recorded.untraced_passes
+        notes.append(f"recorded the first {max_passes} forward passes (--max-passes); "
+                     f"{later} later {'pass' if later == 1 else 'passes'} ran untraced")
     if raised is not None and recording.error != error_text(raised):
         notes.append(f"the script raised {type(raised).__name__} outside the recorded forward passes")
     return notes
