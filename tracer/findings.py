@@ -140,6 +140,19 @@ class Report:
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
+    def __str__(self) -> str:
+        """The report as `attnscope check` prints it, without colour, so that `print(report)`
+        in a notebook or a test shows the findings rather than a dataclass."""
+        import io
+
+        from rich.console import Console
+
+        from .formats.text import print_report
+
+        buffer = io.StringIO()
+        print_report(Console(file=buffer, color_system=None, soft_wrap=True, highlight=False), self)
+        return buffer.getvalue().rstrip("\n")
+
     def fails(self, threshold: str = "error") -> bool:
         """True when a finding is at least as severe as `threshold`."""
         limit = SEVERITIES.index(threshold)

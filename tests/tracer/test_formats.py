@@ -253,3 +253,17 @@ def test_report_refuses_what_it_cannot_read(tmp_path: Path, capsys: pytest.Captu
     path.write_text('{"target": "x"}\n')
     assert main(["report", str(path), "-o", str(tmp_path / "report.pdf")]) == 2
     assert "written as .html or .csv" in capsys.readouterr().err
+
+
+def test_a_report_prints_as_the_text_format_without_colour() -> None:
+    from models.zoo import catalogue
+    from support import check_entry
+
+    report, _ = check_entry(catalogue()["softmax_axis_query"], witness=False)
+    shown = str(report)
+    lines = shown.splitlines()
+    assert "softmax_axis_query.py:32: error[softmax-axis]: softmax normalizes over dim=-2" in lines[0]
+    assert lines[1] == " 32 |         weights = torch.softmax(scores, dim=-2)  # BUG: softmax-axis"
+    assert "  hint: normalize over the key axis: use dim=-1" in lines
+    assert lines[-1] == "zoo:softmax_axis_query: 1 error, 0 warnings (17 ops, 1 attention block)"
+    assert "\x1b[" not in shown  # no colour codes
