@@ -24,7 +24,8 @@ BROKEN_PIPE = 141  # what a shell reports for a process killed by SIGPIPE
 EPILOG = """\
 TARGET is path/to/file.py:NAME or dotted.module:NAME, NAME being a function that returns
 (model, args), (model, args, kwargs) or (model, kwargs_dict), or an nn.Module subclass with
-example_inputs(); or zoo:NAME for a built-in model (`attnscope zoo` lists them).
+example_inputs(); path/to/notebook.ipynb[:NAME] runs the notebook's code cells first (NAME
+defaults to build); or zoo:NAME for a built-in model (`attnscope zoo` lists them).
 """
 
 

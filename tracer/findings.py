@@ -7,7 +7,14 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .notebook import cell_filename, location
+
 SEVERITIES = ("error", "warning", "info")
+
+
+def recorded_file(data: dict[str, Any]) -> str:
+    """The file name a place was recorded under: a notebook cell's own (see `tracer.notebook`)."""
+    return cell_filename(data["file"], data["cell"]) if data.get("cell") else data.get("file", "")
 
 
 @dataclass(frozen=True)
@@ -23,7 +30,12 @@ class Related:
     role: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "function": self.function, "role": self.role}
+        return {**location(self.file, self.line), "function": self.function, "role": self.role}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Related:
+        """The location `to_dict` wrote, a notebook cell's included."""
+        return cls(recorded_file(data), data.get("line", 0), data.get("function", ""), data.get("role", ""))
 
 
 @dataclass(frozen=True)
@@ -75,7 +87,7 @@ class Finding:
     def to_dict(self) -> dict[str, Any]:
         data = {
             "code": self.code, "severity": self.severity, "message": self.message,
-            "file": self.file, "line": self.line, "module": self.module, "op": self.op,
+            **location(self.file, self.line), "module": self.module, "op": self.op,
             "node": self.node,
         }
         if self.hint:
@@ -130,6 +142,19 @@ class Report:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    def __str__(self) -> str:
+        """The report as `attnscope check` prints it, without colour, so that `print(report)`
+        in a notebook or a test shows the findings rather than a dataclass."""
+        import io
+
+        from rich.console import Console
+
+        from .formats.text import print_report
+
+        buffer = io.StringIO()
+        print_report(Console(file=buffer, color_system=None, soft_wrap=True, highlight=False), self)
+        return buffer.getvalue().rstrip("\n")
 
     def fails(self, threshold: str = "error") -> bool:
         """True when a finding is at least as severe as `threshold`."""

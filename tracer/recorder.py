@@ -78,6 +78,7 @@ class Recorder(TorchFunctionMode):
             mask_budget_bytes = max(MASK_BUDGET_BYTES, value_budget_bytes)
         self.model = model
         self.max_passes = max_passes
+        self.untraced_passes = 0  # top-level passes that ran after `max_passes` were recorded
         self.recording = Recording(root_type=type(model).__name__ if model is not None else "")
         self.keeper = ValueKeeper(value_budget_bytes, mask_budget_bytes, everything=keep_every_value)
         self.values = ValueBook(self.keeper)
@@ -177,9 +178,14 @@ class Recorder(TorchFunctionMode):
 
     # ----------------------------------------------------------------- module hooks
     def _is_new_pass(self, module: nn.Module) -> bool:
+        """Whether `module`, called at top level, starts a pass to record; one past
+        `max_passes` is counted as untraced instead."""
         if self.model is not None and module is not self.model:
             return False
-        return self.max_passes is None or self.recording.forward_passes < self.max_passes
+        if self.max_passes is None or self.recording.forward_passes < self.max_passes:
+            return True
+        self.untraced_passes += 1
+        return False
 
     def _enter_module(self, module: nn.Module, args: tuple) -> None:
         if self._paused:

@@ -13,21 +13,31 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-TARGET_FORMS = "path/to/file.py:NAME, dotted.module:NAME or zoo:NAME"
+TARGET_FORMS = "path/to/file.py:NAME, path/to/notebook.ipynb[:NAME], dotted.module:NAME or zoo:NAME"
 RECORDING_SUFFIX = ".attntrace"
+NOTEBOOK_SUFFIX = ".ipynb"
+NOTEBOOK_NAME = "build"  # what a notebook target without `:NAME` builds
 
 
 class TargetError(Exception):
-    """A target that cannot be loaded; the message is one line and names what was expected."""
+    """A target that cannot be loaded; the message is one line and names what was expected.
+
+    `place` is `(file, line)` of the user's line that failed (a syntax error, the line that
+    raised), where one is known, so that SARIF and GitHub annotations can point at it.
+    """
+
+    def __init__(self, message: str, place: tuple[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.place = place
 
 
 @dataclass(frozen=True)
 class Spec:
-    """A target as given, split into its kind ("file", "dotted", "zoo", "recording") and parts."""
+    """A target as given, split into its kind ("file", "notebook", "dotted", "zoo", "recording") and parts."""
 
     text: str
     kind: str
-    where: str  # the file, the dotted module, or the zoo name
+    where: str  # the file (Python, notebook, recording), the dotted module, or the zoo name
     name: str = ""
 
 
@@ -37,9 +47,13 @@ def parse(text: str) -> Spec:
         return Spec(text, "recording", text)
     if text.startswith("zoo:"):
         return Spec(text, "zoo", text[4:])
+    if text.endswith(NOTEBOOK_SUFFIX):
+        return Spec(text, "notebook", text, NOTEBOOK_NAME)
     where, colon, name = text.rpartition(":")
     if not colon or not where or not name.isidentifier():
         raise TargetError(_not_a_target(text))
+    if where.endswith(NOTEBOOK_SUFFIX):
+        return Spec(text, "notebook", where, name)
     if where.endswith(".py") or os.sep in where or "/" in where:
         return Spec(text, "file", where, name)
     return Spec(text, "dotted", where, name)
@@ -47,11 +61,12 @@ def parse(text: str) -> Spec:
 
 def file_problem(spec: Spec) -> str | None:
     """Why a file target's file cannot be imported (missing, a directory), or None."""
-    if spec.kind != "file":
+    if spec.kind not in ("file", "notebook"):
         return None
     path = os.path.expanduser(spec.where)
     if os.path.isdir(path):
-        return f"{spec.text}: {spec.where} is a directory, not a Python file (expected {TARGET_FORMS})"
+        what = "a notebook" if spec.kind == "notebook" else "a Python file"
+        return f"{spec.text}: {spec.where} is a directory, not {what} (expected {TARGET_FORMS})"
     if not os.path.isfile(path):
         return f"{spec.text}: no such file {spec.where} (expected {TARGET_FORMS})"
     return None
@@ -87,13 +102,28 @@ def _directory_hint(folder: str) -> str:
     return f"{folder!r} is a directory, not a target: for each submission in it, give the pattern '{pattern}:{common}'"
 
 
-def buildable_names(path: str) -> list[str]:
-    """Top-level names in `path` a target could use: functions without required arguments
-    (`build` first) and classes that define `example_inputs`, read with `ast`, never run."""
+def _syntax_tree(path: str | None) -> ast.Module | None:
+    """A Python file's or a notebook's code (its code cells in order) parsed with `ast`, never run."""
+    if path is None or not path.endswith((".py", NOTEBOOK_SUFFIX)):
+        return None
     try:
-        with open(path, encoding="utf-8") as source:
-            tree = ast.parse(source.read(), filename=path)
+        if path.endswith(NOTEBOOK_SUFFIX):
+            from .notebook import code_of
+
+            text = code_of(path)
+        else:
+            with open(path, encoding="utf-8") as source:
+                text = source.read()
+        return ast.parse(text, filename=path)
     except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def buildable_names(path: str) -> list[str]:
+    """Top-level names in `path` (a Python file or a notebook) a target could use: functions
+    without required arguments (`build` first) and classes that define `example_inputs`."""
+    tree = _syntax_tree(path)
+    if tree is None:
         return []
     found = []
     for node in tree.body:
@@ -115,13 +145,16 @@ def expand(texts: list[str]) -> list[str]:
 
     The shell cannot expand the pattern itself (no file is named `a.py:build`), so it
     arrives verbatim; a pattern that matches nothing stays as given and fails as a target.
+    A notebook pattern may leave out its NAME (`'subs/*.ipynb'`), as a notebook target may.
     """
     expanded: list[str] = []
     for text in texts:
         where, colon, name = text.rpartition(":")
-        matches = sorted(glob.glob(where)) if colon and glob.has_magic(where) else []
+        if text.endswith(NOTEBOOK_SUFFIX):
+            where, colon, name = text, "", ""
+        matches = sorted(glob.glob(where)) if glob.has_magic(where) and (colon or name == "") else []
         if matches:
-            expanded.extend(f"{match}:{name}" for match in matches)
+            expanded.extend(f"{match}{colon}{name}" for match in matches)
         else:
             expanded.append(text)
     return expanded
@@ -130,7 +163,7 @@ def expand(texts: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- files behind a target
 def source_file(spec: Spec, cwd: str) -> str | None:
     """The file whose content a target's results depend on first, found without importing it."""
-    if spec.kind in ("file", "recording"):
+    if spec.kind in ("file", "notebook", "recording"):
         return os.path.abspath(os.path.join(cwd, os.path.expanduser(spec.where)))
     if spec.kind == "dotted":
         base = os.path.join(cwd, *spec.where.split("."))
@@ -162,12 +195,8 @@ def imported_packages(path: str | None) -> list[str]:
     own folder provides (`utils.py` beside it) is left out: preloading an installed package
     of that name would hide the student's own module.
     """
-    if path is None or not path.endswith(".py"):
-        return []
-    try:
-        with open(path, encoding="utf-8") as source:
-            tree = ast.parse(source.read(), filename=path)
-    except (OSError, SyntaxError, ValueError):
+    tree = _syntax_tree(path)
+    if tree is None:
         return []
     names: list[str] = []
     for node in ast.walk(tree):

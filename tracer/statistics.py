@@ -71,7 +71,9 @@ def permuted_stats(known: ValueStats, tensor: torch.Tensor) -> ValueStats | None
         return None
     if tensor.dtype == torch.bool:
         return known
-    mean = float(_sample(tensor.reshape(-1)).double().mean())
+    # Detached: under a training step the value requires grad, and reading a scalar from it
+    # makes torch warn in the user's output ("Converting a tensor with requires_grad=True ...").
+    mean = float(_sample(tensor.detach().reshape(-1)).double().mean())
     return ValueStats(known.minimum, known.maximum, mean, 0, 0)
 
 

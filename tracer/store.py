@@ -12,7 +12,8 @@ load, so a recording saved by this version reads the same in a later one whose c
 improved. Reading fails with a one-line `RecordingError` for anything that is not a
 recording this version understands: the CLI prints it and exits 2. `recording.json` is
 checked against the schema of `recording_schema` first, so a part missing (the events, the
-values member) gets its own message and never loads as an empty, clean recording.
+values member) gets its own message and never loads as an empty, clean recording; then its
+parts against each other (`recording_integrity`), so events emptied or cut short are refused too.
 
 torch and safetensors are imported where tensors are read or written, so that telling a
 recording from a target (`is_recording_path`) costs nothing.
@@ -28,6 +29,7 @@ from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from .events import ModuleCall, OpEvent, Recording, Source, TensorMeta, ValueStats
+from .recording_integrity import inconsistency
 from .recording_schema import SchemaError, validate
 from .targets import TargetError
 
@@ -204,6 +206,10 @@ def read(path: str | os.PathLike[str]) -> tuple[Recording, str | None]:
     except Exception as problem:  # safetensors reports damage with its own exception type
         raise RecordingError(f"{path}: damaged recording ({VALUES_MEMBER}: {_one_line(problem)})") from None
     try:
-        return decode(data, values), data.get("layout")
+        recording = decode(data, values)
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
         raise RecordingError(f"{path}: damaged recording ({type(problem).__name__}: {_one_line(problem)})") from None
+    problem = inconsistency(recording)
+    if problem:
+        raise RecordingError(f"{path}: incomplete recording: {problem}")
+    return recording, data.get("layout")

@@ -41,6 +41,7 @@ RETURN_FORMS = "(model, args), (model, args, kwargs) or (model, kwargs_dict)"
 INPUT_FORMS = "args, (args, kwargs) or kwargs_dict"
 
 _module_ids = itertools.count()
+TRACER_ROOT = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class TargetExit(TargetError):
@@ -56,7 +57,8 @@ class Workload:
     """One forward pass to trace: `model(*args, **kwargs)`, labelled as the user named it.
 
     `options` carries what the target knows about itself, e.g. {"layout": "seq-first"}
-    for a zoo model whose module sets `LAYOUT`.
+    for a zoo model whose module sets `LAYOUT`; `notes` what loading it left out (a
+    notebook's IPython lines), for the report.
     """
 
     label: str
@@ -64,6 +66,7 @@ class Workload:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def to(self, device: str) -> "Workload":
         """The same workload with the model and every tensor input moved to `device`."""
@@ -179,11 +182,28 @@ def out_of_memory(text: str) -> bool:
 
 def failed(error: BaseException, message: str) -> TargetError:
     """The `TargetError` for user code that raised `error`: an exit and a failed allocation have their own kinds."""
-    if isinstance(error, SystemExit):
-        return TargetExit(message)
-    if isinstance(error, MemoryError) or out_of_memory(message):
-        return TargetMemory(message)
-    return TargetError(message)
+    kind = TargetExit if isinstance(error, SystemExit) else (
+        TargetMemory if isinstance(error, MemoryError) or out_of_memory(message) else TargetError)
+    return kind(message, user_place(error))
+
+
+def _is_users_file(filename: str) -> bool:
+    return not (filename.startswith("<") or os.path.abspath(filename).startswith((*_installed_roots(), TRACER_ROOT)))
+
+
+def user_place(error: BaseException) -> tuple[str, int] | None:
+    """`(file, line)` of the user's line closest to where `error` was raised: a syntax error's
+    own place, else the innermost frame outside attnscope and installed packages."""
+    if isinstance(error, SyntaxError) and error.filename and _is_users_file(error.filename):
+        return error.filename, error.lineno or 0
+    place = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if _is_users_file(filename):
+            place = filename, traceback.tb_lineno
+        traceback = traceback.tb_next
+    return place
 
 
 def _from_attribute(label: str, module: ModuleType, where: str, name: str) -> Workload:
@@ -239,6 +259,40 @@ def _load_file(label: str, filename: str, name: str) -> Workload:
             del sys.modules[module_name]
             raise failed(error, f"{label}: importing {filename} raised {_raised(error)}") from None
         return _from_attribute(label, module, filename, name)
+
+
+def _load_notebook(label: str, filename: str, name: str) -> Workload:
+    """A notebook's code cells run in order in a fresh module, then NAME as for a file."""
+    from .notebook import read
+
+    missing = file_problem(Spec(label, "notebook", filename, name))
+    if missing:
+        raise TargetError(missing)
+    try:
+        notebook = read(filename)
+    except TargetError as problem:
+        raise TargetError(f"{label}: {problem}") from None
+    module = ModuleType(f"_attnscope_notebook_{next(_module_ids)}")
+    with _first_on_path(os.path.dirname(notebook.path)):
+        sys.modules[module.__name__] = module  # dataclasses and pickling look their module up here
+        try:
+            notebook.run(module.__dict__)
+        except (Exception, SystemExit) as error:
+            del sys.modules[module.__name__]
+            raise failed(error, f"{label}: running {filename}{_cell_of(error)} raised {_raised(error)}") from None
+        workload = _from_attribute(label, module, filename, name)
+    note = notebook.note()
+    return replace(workload, notes=(note,)) if note else workload
+
+
+def _cell_of(error: BaseException) -> str:
+    """` in cell 3, line 4`: where in a notebook `error` was raised; "" if elsewhere or a syntax
+    error, whose own text says where."""
+    from .notebook import split_cell
+
+    place = None if isinstance(error, SyntaxError) else user_place(error)
+    cell = split_cell(place[0])[1] if place else None
+    return f" in cell {cell}, line {place[1]}" if place and cell is not None else ""
 
 
 def _load_dotted(label: str, dotted: str, name: str) -> Workload:
@@ -308,6 +362,8 @@ def _load(spec: str) -> Workload:
         return _load_zoo(spec, parsed.where)
     if parsed.kind == "file":
         return _load_file(spec, parsed.where, parsed.name)
+    if parsed.kind == "notebook":
+        return _load_notebook(spec, parsed.where, parsed.name)
     if parsed.kind == "dotted":
         return _load_dotted(spec, parsed.where, parsed.name)
     raise TargetError(f"{spec}: a saved recording is read, not built (expected {TARGET_FORMS})")
@@ -335,7 +391,7 @@ def load_target(spec: str, device: str | None = None) -> Workload:
             workload = _load(spec)
     except TargetError as problem:
         if device == "meta" and META_FAILURE.search(str(problem).partition(" raised ")[2]):
-            raise type(problem)(f"{problem}; {META_HINT}") from None
+            raise type(problem)(f"{problem}; {META_HINT}", problem.place) from None
         raise
     try:
         return workload.to(device)

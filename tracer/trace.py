@@ -58,6 +58,11 @@ class Trace:
         return self._recorder.recording
 
     @property
+    def untraced_passes(self) -> int:
+        """Top-level forward passes that ran untraced because `max_passes` were already recorded."""
+        return self._recorder.untraced_passes
+
+    @property
     def graph(self) -> nx.MultiDiGraph:
         """The data-flow graph with axis meaning and findings (CONTRACT.md); built once, by the analysis."""
         return self.analysis.graph

@@ -1,9 +1,12 @@
 """`attnscope tui` and `attnscope demo`, registered through the "attnscope.commands" entry points.
 
 `tracer` never imports `tui`, so these commands come in from outside; Textual is imported
-only when a command runs, keeping `attnscope --help` fast. A terminal UI needs a terminal:
-without one (`attnscope tui T > file`) the command says so at once instead of writing escape
-codes into the file, unless `--web` serves the app in a browser (`tui.web`).
+only when a command runs, keeping `attnscope --help` fast. A terminal UI needs a terminal
+both ways: without one to draw on (`attnscope tui T > file`) it would write escape codes
+into the file, and without one to read keys from (`echo | attnscope tui T`) it would draw
+and ignore every key, or never end. So both commands say so at once, unless `--web` serves
+the app in a browser (`tui.web`); `--web` loads the target first, so a bad one fails here in
+one line rather than as a page that loads forever.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from tracer.targets import TargetError, isolated
 if TYPE_CHECKING:
     from tracer.trace import Trace
 
-NO_TERMINAL = "attnscope tui needs a terminal, and its standard output is not one; use --web to serve it in a browser"
+WEB_HINT = "; use --web to serve it in a browser"
 
 
 def stdout_is_terminal() -> bool:
@@ -27,9 +30,23 @@ def stdout_is_terminal() -> bool:
     return sys.stdout.isatty() or "TEXTUAL_DRIVER" in os.environ
 
 
+def stdin_is_terminal() -> bool:
+    """A terminal to read keys from: a tty, or Textual's web driver (keys come from the browser)."""
+    return sys.stdin.isatty() or "TEXTUAL_DRIVER" in os.environ
+
+
+def no_terminal(command: str) -> str | None:
+    """Why `attnscope COMMAND` cannot run its app here (no terminal to draw on or to read keys from), or None."""
+    if not stdout_is_terminal():
+        return f"attnscope {command} needs a terminal, and its standard output is not one"
+    if not stdin_is_terminal():
+        return f"attnscope {command} needs a terminal to read keys from, and its standard input is not one"
+    return None
+
+
 def _tui_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="TARGET",
-                        help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
+                        help="path/to/file.py:NAME, notebook.ipynb[:NAME], dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
     parser.add_argument("--layout", choices=LAYOUTS, default=None,
                         help="how to read the model's float inputs (default: the target's own, else batch-first)")
     parser.add_argument("--device", choices=("cpu", "meta"), default=None,
@@ -55,18 +72,19 @@ def open_target(spec: str, layout: str | None, device: str | None) -> Trace:
 
 
 def run_tui(options: argparse.Namespace) -> int:
-    if options.web:
-        from .web import serve
-
-        return serve(options)
-    if not stdout_is_terminal():
-        error(NO_TERMINAL)
+    refused = None if options.web else no_terminal("tui")
+    if refused:
+        error(refused + WEB_HINT)
         return USAGE
     try:
         trace = open_target(options.target, options.layout, options.device)
     except TargetError as problem:
         error(str(problem))
         return USAGE
+    if options.web:  # loaded above, so that a bad target fails here, not in every browser tab
+        from .web import serve
+
+        return serve(options)
     from .app import run_app
 
     run_app(trace, options.target)
@@ -81,6 +99,10 @@ def _demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_demo(options: argparse.Namespace) -> int:
+    refused = no_terminal("demo")
+    if refused:
+        error(refused)
+        return USAGE
     from .app import run_demo as start
     from .demo_math import DemoSettings
 

@@ -88,6 +88,8 @@ def test_the_sarif_log_of_a_run_is_valid_sarif_2_1_0(cohort: list[str], capsys: 
     assert invocation["executionSuccessful"] is False
     (notification,) = invocation["toolExecutionNotifications"]
     assert "SyntaxError" in notification["message"]["text"] and notification["properties"]["kind"] == "target"
+    assert notification["locations"] == [{"physicalLocation": {
+        "artifactLocation": {"uri": "broken.py", "uriBaseId": "%SRCROOT%"}, "region": {"startLine": 1}}}]
     assert "attnscope: error: broken.py:build" in captured.err
 
 
@@ -131,8 +133,33 @@ def test_github_workflow_commands(cohort: list[str], capsys: pytest.CaptureFixtu
     assert any(line.startswith("::error file=buggy.py,line=") and ",title=attnscope softmax-axis::softmax normalizes"
                in line for line in lines)
     assert any(line.startswith("::warning file=buggy.py,") and "title=attnscope scale-factor::" in line for line in lines)
-    assert any(line.startswith("::error title=attnscope target::broken.py:build: importing") for line in lines)
+    assert any(line.startswith("::error file=broken.py,line=1,title=attnscope target::broken.py:build: importing")
+               for line in lines)
     assert all(line.startswith("::") for line in lines)
+
+
+def test_a_failed_submission_is_located_at_the_line_that_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("syntax.py").write_text("import torch\n\n\ndef build(:\n    pass\n")
+    Path("raises.py").write_text("import torch\n\n\ndef build():\n    x = torch.ones(2, 3)\n    return x @ x, ()\n")
+    Path("missing.py").write_text("x = 1\n")
+    targets = ["syntax.py:build", "raises.py:build", "missing.py:build"]
+    assert main(["check", "--json", *targets]) == 2
+    syntax, raises, missing = map(json.loads, capsys.readouterr().out.splitlines())
+    assert (syntax["file"], syntax["line"]) == (str(tmp_path / "syntax.py"), 4)
+    assert (raises["file"], raises["line"]) == (str(tmp_path / "raises.py"), 6)  # the user's line, not torch's
+    assert "file" not in missing  # no line failed: the name is missing
+    assert main(["check", "--format", "github", *targets]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("::error file=syntax.py,line=4,title=attnscope target::syntax.py:build: importing")
+    assert lines[1].startswith("::error file=raises.py,line=6,title=attnscope target::")
+    assert lines[2].startswith("::error title=attnscope target::missing.py:build:")
+    log = sarif_log([syntax, raises, missing])
+    validate(log)
+    located = [n.get("locations") for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"]]
+    assert [places[0]["physicalLocation"]["region"]["startLine"] if places else None for places in located] == [4, 6, None]
 
 
 def test_github_values_are_escaped(tmp_path: Path) -> None:
@@ -185,6 +212,40 @@ def test_report_html_is_self_contained_with_the_flagged_blocks_drawn(
     assert buggy["diagrams"] and buggy["diagrams"][0]["dot"].startswith(("digraph", "strict digraph"))
 
 
+BRACKETED = "calling build() raised RuntimeError: [enforce fail at alloc_cpu.cpp:127] data. [/] [bold]not bold[/bold]"
+LONG_TARGET = "subs/a_long_folder_of_the_course_2024/submission_of_student_number_0042_resubmitted.py:build"
+
+
+def column(out: str, index: int) -> list[str]:
+    """The cells of one column of a Rich table, one string per table line."""
+    return [line.split("│")[index + 1].strip() for line in out.splitlines() if line.startswith("│")]
+
+
+@pytest.mark.parametrize("columns", ["60", "400"])
+def test_report_shows_any_text_whole_at_the_width_it_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], columns: str,
+) -> None:
+    path = tmp_path / "r.jsonl"
+    lines = [{"target": LONG_TARGET, "error": f"{LONG_TARGET}: {BRACKETED}", "kind": "target"},
+             {"target": "b.py:build", "findings": [{"code": "softmax-axis", "severity": "error", "message": "[/]"}]}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= int(columns)
+    assert "".join(column(out, 0)).endswith(LONG_TARGET)  # folded, never cut
+    assert "".join("".join(column(out, 4)).split()).endswith("".join(BRACKETED.split()))  # every character kept
+
+
+def test_report_refuses_a_file_without_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.jsonl"
+    for text in ("", "\n\n", '{"target": "a.py:build", "findings": [{"code": "x"}]}\n', '{"target": "x"}\n'):
+        path.write_text(text)
+        assert main(["report", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"attnscope: error: {path}") and err.count("\n") == 1
+
+
 def test_report_refuses_what_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(tmp_path / "absent.jsonl")]) == 2
     assert "no such results file" in capsys.readouterr().err
@@ -192,3 +253,17 @@ def test_report_refuses_what_it_cannot_read(tmp_path: Path, capsys: pytest.Captu
     path.write_text('{"target": "x"}\n')
     assert main(["report", str(path), "-o", str(tmp_path / "report.pdf")]) == 2
     assert "written as .html or .csv" in capsys.readouterr().err
+
+
+def test_a_report_prints_as_the_text_format_without_colour() -> None:
+    from models.zoo import catalogue
+    from support import check_entry
+
+    report, _ = check_entry(catalogue()["softmax_axis_query"], witness=False)
+    shown = str(report)
+    lines = shown.splitlines()
+    assert "softmax_axis_query.py:32: error[softmax-axis]: softmax normalizes over dim=-2" in lines[0]
+    assert lines[1] == " 32 |         weights = torch.softmax(scores, dim=-2)  # BUG: softmax-axis"
+    assert "  hint: normalize over the key axis: use dim=-1" in lines
+    assert lines[-1] == "zoo:softmax_axis_query: 1 error, 0 warnings (17 ops, 1 attention block)"
+    assert "\x1b[" not in shown  # no colour codes

@@ -86,6 +86,24 @@ def test_the_script_sees_its_own_argv_and_directory(tmp_path: Path, capsys: pyte
     assert sys.argv == argv_before and sys.path == path_before
 
 
+@pytest.mark.parametrize("passes, note", [(3, None), (5, "2 later passes ran untraced")])
+def test_untraced_passes_are_noted_only_when_some_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], passes: int, note: str | None,
+) -> None:
+    path = script(tmp_path, f"""
+        import torch
+        layer = torch.nn.Linear(4, 4)
+        for _ in range({passes}):
+            layer(torch.randn(2, 4))
+    """)
+    status, _, err = run(capsys, "--max-passes", "3", path)
+    assert status == 0
+    if note is None:
+        assert "--max-passes" not in err  # exactly 3 passes: none ran untraced
+    else:
+        assert f"recorded the first 3 forward passes (--max-passes); {note}" in err
+
+
 def test_a_missing_script_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, str(tmp_path / "absent.py"))
     assert status == 2 and err.count("\n") == 1

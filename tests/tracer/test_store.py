@@ -231,6 +231,12 @@ BAD_FILES = {
         "events[1].outputs[0].shape is not a list",
     ),
     "missing values": (lambda p: _without(p, "values.safetensors"), "its values (values.safetensors) are missing"),
+    "emptied events": (lambda p: _edited(p, lambda document: document.update(events=[])), "its events were cut"),
+    "events cut short": (lambda p: _edited(p, lambda document: document["events"].__delitem__(slice(3, None))),
+                         "its events were cut"),
+    "an event cut out": (lambda p: _edited(p, lambda document: document["events"].pop(2)), "events before it are missing"),
+    "module calls emptied too": (lambda p: _edited(p, lambda document: document.update(events=[], module_calls=[])),
+                                 "forward passes but no module call"),
     "missing": (lambda p: p / "absent.attntrace", "no such file"),
 }
 
@@ -245,7 +251,7 @@ def test_a_bad_file_is_a_one_line_error(case: str, tmp_path: Path) -> None:
     assert expected in message and str(path) in message and "\n" not in message
 
 
-@pytest.mark.parametrize("case", ["newer version", "truncated", "not a zip"])
+@pytest.mark.parametrize("case", ["newer version", "truncated", "not a zip", "emptied events", "events cut short"])
 def test_the_cli_reports_a_bad_file_in_one_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = BAD_FILES[case][0](tmp_path)
     for command in ("check", "stats"):

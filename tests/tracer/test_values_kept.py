@@ -155,3 +155,29 @@ def test_the_mask_budget_is_its_own_and_never_below_the_value_budget() -> None:
     with tracer.trace(model, value_budget_bytes=3 * 2**30) as large:
         model(x)
     assert large._recorder.keeper.mask_budget_bytes == 3 * 2**30
+
+
+def test_statistics_of_a_training_step_read_no_scalar_that_requires_grad(monkeypatch) -> None:
+    """torch warns (once per process, in the user's output) when a scalar is read from a tensor
+    that requires grad; a transpose's statistics under a training step did that."""
+    original = torch.Tensor.__float__
+
+    def checked(tensor: torch.Tensor) -> float:
+        assert not tensor.requires_grad, "a scalar read from a tensor that requires grad"
+        return original(tensor)
+
+    monkeypatch.setattr(torch.Tensor, "__float__", checked)
+
+    class Heads(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.q = nn.Linear(64, 64)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            q = self.q(x).view(4, 256, 4, 16).transpose(1, 2)  # not kept: statistics from the view's
+            return torch.softmax(q @ q.transpose(-2, -1), dim=-1)
+
+    model = Heads().train()
+    with tracer.trace(model) as recorded:
+        model(torch.randn(4, 256, 64)).sum().backward()
+    assert recorded.recording.events

@@ -19,8 +19,9 @@ from tui.app import ScopeApp
 
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pretend standard output is a terminal (pytest captures it), as it is for a person."""
+    """Pretend standard output and input are a terminal (pytest captures them), as they are for a person."""
     monkeypatch.setattr("tui.commands.stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("tui.commands.stdin_is_terminal", lambda: True)
 
 
 def test_commands_are_registered_through_entry_points() -> None:
@@ -67,12 +68,41 @@ def test_tui_opens_a_saved_recording(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert len(opened[0].analysis.blocks) == 1
 
 
-def test_demo_command_passes_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demo_command_passes_its_settings(monkeypatch: pytest.MonkeyPatch, terminal: None) -> None:
     started = []
     monkeypatch.setattr("tui.app.run_demo", lambda settings=None: started.append(settings))
     assert main(["demo", "--seed", "5", "-T", "20", "--d-k", "2", "--causal"]) == 0
     settings = started[0]
     assert (settings.seed, settings.length, settings.d_k, settings.causal) == (5, 8, 2, True)  # T clamped to 8
+
+
+@pytest.mark.parametrize("command", [["demo"], ["tui", "zoo:softmax_axis_query"]])
+def test_without_a_terminal_the_apps_refuse_in_one_line(command: list[str]) -> None:
+    """`attnscope demo < /dev/null > out.txt` never ended, writing escape codes into the file."""
+    attnscope = [sys.executable, "-c", "import sys; from tracer.cli import main; sys.exit(main(sys.argv[1:]))"]
+    for given in ({"stdin": subprocess.DEVNULL}, {"input": "\n"}):  # < /dev/null, or `echo | attnscope ...`
+        done = subprocess.run([*attnscope, *command], **given, capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith(f"attnscope: error: attnscope {command[0]} needs a terminal")
+        assert done.stderr.count("\n") == 1
+
+
+def test_tui_refuses_keys_that_are_not_typed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("tui.commands.stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("tui.commands.stdin_is_terminal", lambda: False)
+    monkeypatch.setattr("tui.app.run_app", lambda trace, label="": pytest.fail("the app started without a keyboard"))
+    assert main(["tui", "zoo:softmax_axis_query"]) == 2
+    err = capsys.readouterr().err
+    assert "its standard input is not one; use --web" in err and err.count("\n") == 1
+
+
+def test_tui_web_loads_the_target_before_serving(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    served: list[str] = []
+    monkeypatch.setattr("tui.web.serve", lambda options: served.append(options.target) or 0)
+    assert main(["tui", "--web", "zoo:no_such_model"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("attnscope: error: zoo:no_such_model:") and err.count("\n") == 1 and not served
+    assert main(["tui", "--web", "zoo:softmax_axis_query"]) == 0 and served == ["zoo:softmax_axis_query"]
 
 
 async def test_render_key_reports_where_it_wrote(scope_app: Callable[[str], ScopeApp], tmp_path: Path,

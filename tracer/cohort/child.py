@@ -87,17 +87,18 @@ def _folder(job: Job) -> str | None:
         return None
     if spec.kind == "dotted":
         return job.cwd
-    path = source_file(spec, job.cwd) if spec.kind == "file" else None
+    path = source_file(spec, job.cwd) if spec.kind in ("file", "notebook") else None
     return os.path.dirname(path) if path else None
 
 
 def check(job: Job) -> dict[str, Any]:
     """The target's result object: its report, or `{"target", "error", "kind"}`."""
     from ..commands.common import trace_target
+    from ..notebook import location
     from ..targets import TargetError, TargetExit, TargetMemory, isolated, out_of_memory
 
-    def failure(message: str, kind: str) -> dict[str, Any]:
-        return {"target": job.target, "error": message, "kind": kind}
+    def failure(message: str, kind: str, place: tuple[str, int] | None = None) -> dict[str, Any]:
+        return {"target": job.target, "error": message, "kind": kind, **(location(*place) if place else {})}
 
     folder = _folder(job)
     if folder:
@@ -109,11 +110,11 @@ def check(job: Job) -> dict[str, Any]:
                 witness=job.witness,
             )
     except TargetExit as problem:
-        return failure(str(problem), "exit")
+        return failure(str(problem), "exit", problem.place)
     except TargetMemory as problem:
-        return failure(str(problem), "memory")
+        return failure(str(problem), "memory", problem.place)
     except TargetError as problem:
-        return failure(str(problem), "target")
+        return failure(str(problem), "target", problem.place)
     except SystemExit as done:  # the forward pass called sys.exit
         return failure(f"{job.target}: the forward pass called sys.exit({done.code!r})", "exit")
     except MemoryError:

@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument(
         "targets", nargs="+", metavar="TARGET",
-        help="path/to/file.py:NAME (the path may be a pattern: 'subs/*.py:build'), dotted.module:NAME, zoo:NAME or run.attntrace",
+        help="path/to/file.py:NAME (the path may be a pattern: 'subs/*.py:build'), notebook.ipynb[:NAME], "
+             "dotted.module:NAME, zoo:NAME or run.attntrace",
     )
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text (compiler style, default), json (one object per target per line), "

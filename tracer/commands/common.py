@@ -108,6 +108,7 @@ def trace_target(
     notes: list[str] = []
     with uncompiled(notes):
         workload = load_target(spec, device=device)
+    notes.extend(workload.notes)
     options = {} if value_budget is None else {"value_budget_bytes": value_budget}
     # Tensors the forward pass creates itself (masks, position tables) follow the inputs.
     with torch.device(device) if device is not None else nullcontext():

@@ -19,7 +19,7 @@ from .common import OK, USAGE, Command, add_device_argument, add_layout_argument
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="TARGET",
-                        help="path/to/file.py:NAME, dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
+                        help="path/to/file.py:NAME, notebook.ipynb[:NAME], dotted.module:NAME, zoo:NAME or a saved .attntrace recording")
     parser.add_argument("-o", "--output", metavar="FILE", required=True,
                         help="where to write; the suffix picks the format: .svg .png .pdf .dot .graphml .json")
     parser.add_argument("--depth", type=int, metavar="N", default=None,

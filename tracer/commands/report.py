@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from .common import OK, USAGE, Command, error
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ..formats.cohort import Cohort
 
 SUFFIXES = (".html", ".csv")
@@ -27,29 +29,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write report.html (self-contained page with diagrams) or report.csv instead of tables")
 
 
-def print_tables(cohort: Cohort) -> None:
-    from rich.console import Console
+def table_width() -> int | None:
+    """`COLUMNS` where it is set (a pipe, a CI log of known width), the terminal's own on a
+    terminal (None), else wide enough that a cell rarely wraps in a log or a file."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return None if sys.stdout.isatty() else 200
+
+
+def _table(title: str, *columns: str) -> Table:
+    """A table whose cells fold rather than cut: a long path or error stays whole."""
     from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    return table
+
+
+def print_tables(cohort: Cohort) -> None:
+    """The two tables; every cell is plain text (a student's `[/]` or `[enforce fail ...]` is
+    no Rich markup), so it is shown as written, never read as a style."""
+    from rich.console import Console
+    from rich.text import Text
 
     from ..formats.cohort import verdict_counts
 
-    # Not a terminal: wide enough that a cell never wraps in a log or a file.
-    console = Console(file=sys.stdout, highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+    console = Console(file=sys.stdout, highlight=False, soft_wrap=True, width=table_width())
     console.print(f"{len(cohort.rows)} submissions: {verdict_counts(cohort.verdicts())}", markup=False)
-    codes = Table("code", "severity", "submissions", "occurrences", title="Findings by code", title_justify="left")
+    codes = _table("Findings by code", "code", "severity", "submissions", "occurrences")
     for code, severity, submissions, occurrences in cohort.codes():
-        codes.add_row(code, severity, str(submissions), str(occurrences))
+        codes.add_row(*map(Text, (code, severity, str(submissions), str(occurrences))))
     console.print(codes)
-    rows = Table("target", "verdict", "errors", "warnings", "codes / error", title="Submissions", title_justify="left")
+    rows = _table("Submissions", "target", "verdict", "errors", "warnings", "codes / error")
     for row in cohort.rows:
-        rows.add_row(row.target, row.verdict, str(row.counts.get("error", 0)), str(row.counts.get("warning", 0)),
-                     " ".join(row.codes) or row.error)
+        cells = (row.target, row.verdict, str(row.counts.get("error", 0)), str(row.counts.get("warning", 0)),
+                 " ".join(row.codes) or row.error)
+        rows.add_row(*map(Text, cells))
     console.print(rows)
 
 
 def run(options: argparse.Namespace) -> int:
     from ..cohort.results import ResultsError, read_results
-    from ..formats.cohort import Cohort, to_csv, to_html
+    from ..formats.cohort import Cohort, not_a_cohort, to_csv, to_html
 
     if not os.path.isfile(options.results):
         error(f"no such results file {options.results} (write one with attnscope check --results FILE.jsonl ...)")
@@ -58,10 +81,15 @@ def run(options: argparse.Namespace) -> int:
         error(f"-o {options.output}: the report is written as .html or .csv")
         return USAGE
     try:
-        cohort = Cohort.of(read_results(options.results))
+        results = read_results(options.results)
     except ResultsError as problem:
         error(str(problem))
         return USAGE
+    refused = not_a_cohort(options.results, results)
+    if refused:
+        error(refused)
+        return USAGE
+    cohort = Cohort.of(results)
     if not options.output:
         print_tables(cohort)
         return OK

@@ -1,4 +1,4 @@
-"""`attnscope run SCRIPT.py [args...]`: trace a whole script, like `python -m cProfile`.
+"""`attnscope run SCRIPT.py [args...]`: trace a whole script (or a notebook), like `python -m cProfile`.
 
 Students have a `train.py`, not a factory function. The script runs as `__main__` with its
 own `sys.argv` and its directory first on `sys.path`, while every top-level module call
@@ -6,7 +6,8 @@ is recorded as a forward pass, up to `--max-passes` (later passes run untraced, 
 training loop stays fast). The script keeps its standard output and its exit status; the
 report goes to standard error after it (with `--json`, one JSON line on standard output),
 also when the script raised: then the original traceback comes first, as Python prints it,
-and the `shape-error` finding beneath it explains the failing op.
+and the `shape-error` finding beneath it explains the failing op. A notebook runs its code
+cells in order in one `__main__` namespace, as a kernel's "Run All" would.
 
 `torch.compile` is replaced while the script runs by a function that returns what it was
 given, so a compiled model runs, and is traced, as its original module (what
@@ -22,10 +23,11 @@ import runpy
 import sys
 from contextlib import contextmanager
 from importlib.metadata import entry_points
+from traceback import print_exception
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ..specs import RECORDING_SUFFIX
+from ..specs import NOTEBOOK_SUFFIX, RECORDING_SUFFIX
 from .common import FAILED, OK, USAGE, Command, add_layout_argument, error
 
 if TYPE_CHECKING:
@@ -50,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 1 when the script succeeded but a finding is at least this severe (default: the script's status)",
     )
     add_layout_argument(parser)
-    parser.add_argument("script", metavar="SCRIPT.py", help="the script to run; attnscope's options come before it")
+    parser.add_argument("script", metavar="SCRIPT.py",
+                        help="the script (or notebook.ipynb, its code cells in order) to run; attnscope's options come before it")
     parser.add_argument("script_args", nargs=argparse.REMAINDER, metavar="ARGS", help="the script's own arguments")
 
 
@@ -83,11 +86,13 @@ def as_python_shows(traceback: TracebackType | None, script: str) -> TracebackTy
 
     None when the script never ran (a syntax error), which Python prints without frames too.
     """
+    from ..notebook import split_cell
+
     kept: list[TracebackType] = []
     started = False
     while traceback is not None:
         filename = traceback.tb_frame.f_code.co_filename
-        started = started or filename == script
+        started = started or split_cell(filename)[0] == script  # the script, or one of the notebook's cells
         if started and not filename.startswith(TRACER_ROOT):
             kept.append(traceback)
         traceback = traceback.tb_next
@@ -97,8 +102,35 @@ def as_python_shows(traceback: TracebackType | None, script: str) -> TracebackTy
     return shown
 
 
-def run_script(script: str, argv: list[str], recorded: Trace) -> tuple[int, BaseException | None]:
-    """Run `script` as `__main__` under `recorded`; its exit status, and what it raised if it did.
+def show_exception(problem: BaseException, script: str) -> None:
+    """Print `problem` as `python SCRIPT` would. Python's own hook reads source lines from the
+    files themselves; a notebook cell's lines are only in `linecache`, which `traceback` reads."""
+    if script.endswith(NOTEBOOK_SUFFIX) and sys.excepthook is sys.__excepthook__:
+        print_exception(problem)
+    else:
+        sys.excepthook(type(problem), problem, problem.__traceback__)
+
+
+def script_runner(script: str, notes: list[str]) -> Callable[[], object]:
+    """What running `script` as `__main__` is: `runpy` for a Python file, its code cells in
+    order for a notebook (read now, so a damaged one is refused before anything runs)."""
+    if not script.endswith(NOTEBOOK_SUFFIX):
+        path = os.path.abspath(script)
+        return lambda: runpy.run_path(path, run_name="__main__")
+    from ..notebook import read
+
+    notebook = read(script)
+    note = notebook.note()
+    if note:
+        notes.append(note)
+    return lambda: notebook.run({"__name__": "__main__"})
+
+
+def run_script(
+    script: str, argv: list[str], recorded: Trace, runner: Callable[[], object],
+) -> tuple[int, BaseException | None]:
+    """Run `script` (by `runner`, from `script_runner`) as `__main__` under `recorded`; its exit
+    status, and what it raised if it did.
 
     The trace is closed with no exception: a forward pass that raised was already noted by
     the recorder, and an exception from elsewhere (or `sys.exit`) is not the model's.
@@ -108,13 +140,13 @@ def run_script(script: str, argv: list[str], recorded: Trace) -> tuple[int, Base
     recorded.__enter__()
     try:
         with as_main(script, argv), uncompiled(recorded.recording.notes):
-            runpy.run_path(script, run_name="__main__")
+            runner()
     except SystemExit as done:
         return _exit_status(done.code), None
     except BaseException as problem:  # the script's own failure: reported as Python would
         sys.stdout.flush()
         problem = problem.with_traceback(as_python_shows(problem.__traceback__, script))
-        sys.excepthook(type(problem), problem, problem.__traceback__)
+        show_exception(problem, script)
         return (INTERRUPTED if isinstance(problem, KeyboardInterrupt) else FAILED), problem
     finally:
         recorded.__exit__(None, None, None)
@@ -128,8 +160,10 @@ def _run_notes(recorded: Trace, max_passes: int, raised: BaseException | None) -
     notes = []
     if recording.forward_passes == 0:
         notes.append("no forward pass of an nn.Module ran")
-    elif recording.forward_passes >= max_passes:
-        notes.append(f"recorded the first {max_passes} forward passes (--max-passes); later ones ran untraced")
+    elif recorded.untraced_passes:
+        later = recorded.untraced_passes
+        notes.append(f"recorded the first {max_passes} forward passes (--max-passes); "
+                     f"{later} later {'pass' if later == 1 else 'passes'} ran untraced")
     if raised is not None and recording.error != error_text(raised):
         notes.append(f"the script raised {type(raised).__name__} outside the recorded forward passes")
     return notes
@@ -221,7 +255,8 @@ def run(options: argparse.Namespace) -> int:
     from ..trace import Trace
 
     recorded = Trace(None, max_passes=options.max_passes, layout=options.layout)
-    status, raised = run_script(os.path.abspath(script), [script, *options.script_args], recorded)
+    runner = script_runner(script, recorded.recording.notes)
+    status, raised = run_script(os.path.abspath(script), [script, *options.script_args], recorded, runner)
     recorded.recording.notes.extend(_run_notes(recorded, options.max_passes, raised))
     saved = _saved(recorded, options.save) if options.save else None
     report = report_of(recorded, script)

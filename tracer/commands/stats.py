@@ -22,7 +22,7 @@ from .common import OK, Command, add_layout_argument, trace_target
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="TARGET", help="path/to/file.py:NAME, dotted.module:NAME or zoo:NAME")
+    parser.add_argument("target", metavar="TARGET", help="path/to/file.py:NAME, notebook.ipynb[:NAME], dotted.module:NAME or zoo:NAME")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     add_layout_argument(parser)
 

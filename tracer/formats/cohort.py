@@ -26,6 +26,31 @@ def verdict_counts(counts: Counter[str]) -> str:
     return ", ".join(f"{count} {VERDICT_WORDS.get(verdict, verdict)}" for verdict, count in counts.most_common())
 
 
+def _malformed(result: dict[str, Any]) -> str | None:
+    """What makes a stored line no result of `check` (the fields the report reads), or None."""
+    if not isinstance(result.get("target"), str):
+        return "its target is not a string"
+    if "error" in result:
+        return None if isinstance(result["error"], str) else "its error is not a string"
+    findings = result.get("findings")
+    if not isinstance(findings, list):
+        return "it has neither findings nor an error"
+    if not all(isinstance(item, dict) and {"code", "severity", "message"} <= item.keys() for item in findings):
+        return "a finding lacks its code, severity or message"
+    return None
+
+
+def not_a_cohort(path: str, results: list[dict[str, Any]]) -> str | None:
+    """Why the results read from `path` make no report (none at all, or one malformed), or None."""
+    if not results:
+        return f"{path} holds no results (write them with attnscope check --results {path} ...)"
+    for result in results:
+        problem = _malformed(result)
+        if problem:
+            return f"{path}: the result for {result.get('target')!r} is not one of attnscope check: {problem}"
+    return None
+
+
 @dataclass
 class Row:
     """One submission: its verdict, its finding counts and codes, or why it could not be checked."""

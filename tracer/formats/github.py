@@ -3,7 +3,8 @@
     ::error file=subs/bob.py,line=12,title=attnscope softmax-axis::softmax normalizes over ...
 
 Severities map to `error`, `warning` and `notice`; a target that could not be checked is an
-`error` without a file. Values are escaped as the Actions runner expects (`%`, CR, LF, and
+`error` at the user's line that failed where it is known (a syntax error), else without a
+file. In a notebook the annotation names the .ipynb file and says the cell and line in words. Values are escaped as the Actions runner expects (`%`, CR, LF, and
 in properties also `:` and `,`).
 """
 
@@ -30,22 +31,31 @@ def command(level: str, message: str, **properties: Any) -> str:
     return f"::{level}{' ' + given if given else ''}::{escape_data(message)}"
 
 
-def lines_of(result: dict[str, Any]) -> list[str]:
-    """The workflow commands for one target's object."""
+def _place(item: dict[str, Any], message: str) -> tuple[dict[str, Any], str]:
+    """The `file`/`line` properties of a place, and the message: a notebook's line within a
+    cell is no line of the .ipynb file, so the cell and line go in front of the message."""
     from .text import shown_path
 
+    if not item.get("file"):
+        return {}, message
+    if item.get("cell"):
+        return {"file": shown_path(item["file"])}, f"cell {item['cell']}, line {item.get('line', 0)}: {message}"
+    return {"file": shown_path(item["file"]), "line": item.get("line") or ""}, message
+
+
+def lines_of(result: dict[str, Any]) -> list[str]:
+    """The workflow commands for one target's object; a failed one at its user line where known."""
     if "error" in result:
-        return [command("error", result["error"], title=f"attnscope {result.get('kind', 'target')}")]
+        where, _ = _place(result, "")  # the error's own text says where in a notebook
+        return [command("error", result["error"], **where, title=f"attnscope {result.get('kind', 'target')}")]
     lines = []
     for finding in result.get("findings", ()):
         message = finding["message"] + (f" (hint: {finding['hint']})" if finding.get("hint") else "")
         if finding.get("witness"):
             message += f" (proof: {Witness(**finding['witness']).proof})"
-        lines.append(command(
-            LEVELS.get(finding["severity"], "notice"), message,
-            file=shown_path(finding["file"]) if finding.get("file") else "", line=finding.get("line") or "",
-            title=f"attnscope {finding['code']}",
-        ))
+        where, message = _place(finding, message)
+        lines.append(command(LEVELS.get(finding["severity"], "notice"), message, **where,
+                             title=f"attnscope {finding['code']}"))
     return lines
 
 

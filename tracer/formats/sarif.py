@@ -4,8 +4,9 @@ One run, one rule per finding code (help text from docs/checks.md), one result p
 with its location (the user's line, the module as a logical location) and its related
 locations (where the faulty operand was built). File paths are relative to the current
 directory (`%SRCROOT%`) where they lie inside it, as code-scanning services expect. A
-target that could not be checked is a tool execution notification, and makes the
-invocation unsuccessful.
+target that could not be checked is a tool execution notification, located at the user's
+line that failed where it is known, and makes the invocation unsuccessful. A place in a
+notebook is the .ipynb file, with the cell and line in the message and the properties.
 """
 
 from __future__ import annotations
@@ -40,11 +41,19 @@ def _artifact(filename: str) -> dict[str, Any]:
     return {"uri": Path(path).as_uri()}
 
 
-def _physical(filename: str, line: int) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": _artifact(filename)}
-    if line and line > 0:
+def _physical(place: dict[str, Any]) -> dict[str, Any]:
+    """A place's physical location; a notebook cell's line is no line of the .ipynb file, so
+    there the location is the notebook alone (the cell and line are in `_cell_words`)."""
+    location: dict[str, Any] = {"artifactLocation": _artifact(place["file"])}
+    line = place.get("line", 0)
+    if line and line > 0 and not place.get("cell"):
         location["region"] = {"startLine": line}
     return location
+
+
+def _cell_words(place: dict[str, Any]) -> str:
+    """`cell 3, line 8: ` in front of a message about a notebook, else nothing."""
+    return f"cell {place['cell']}, line {place.get('line', 0)}: " if place.get("cell") else ""
 
 
 def _descriptor(rule: Rule) -> dict[str, Any]:
@@ -66,12 +75,12 @@ def _proof(witness: dict[str, Any]) -> str:
 
 
 def _result(finding: dict[str, Any], rule_index: int, target: str) -> dict[str, Any]:
-    message = finding["message"] + (f" Hint: {finding['hint']}" if finding.get("hint") else "")
+    message = _cell_words(finding) + finding["message"] + (f" Hint: {finding['hint']}" if finding.get("hint") else "")
     if finding.get("witness"):
         message += f" Proof: {_proof(finding['witness'])}"
     location: dict[str, Any] = {}
     if finding.get("file"):
-        location["physicalLocation"] = _physical(finding["file"], finding.get("line", 0))
+        location["physicalLocation"] = _physical(finding)
     if finding.get("module"):
         location["logicalLocations"] = [{"fullyQualifiedName": finding["module"], "kind": "module"}]
     result: dict[str, Any] = {
@@ -80,16 +89,28 @@ def _result(finding: dict[str, Any], rule_index: int, target: str) -> dict[str, 
         "level": LEVELS.get(finding["severity"], "warning"),
         "message": {"text": message},
         "locations": [location] if location else [],
-        "properties": {"target": target, "count": finding.get("count", 1), "op": finding.get("op", "")},
+        "properties": {"target": target, "count": finding.get("count", 1), "op": finding.get("op", ""),
+                       **({"cell": finding["cell"], "line": finding.get("line", 0)} if finding.get("cell") else {})},
     }
     related = [
-        {"id": number, "physicalLocation": _physical(place["file"], place.get("line", 0)),
-         "message": {"text": place["role"] + (f" (in {place['function']})" if place.get("function") else "")}}
+        {"id": number, "physicalLocation": _physical(place),
+         "message": {"text": _cell_words(place) + place["role"] + (f" (in {place['function']})" if place.get("function") else "")}}
         for number, place in enumerate(finding.get("related", ())) if place.get("file")
     ]
     if related:
         result["relatedLocations"] = related
     return result
+
+
+def _notification(result: dict[str, Any]) -> dict[str, Any]:
+    """A target that could not be checked, at the user's line that failed where it is known."""
+    notification: dict[str, Any] = {
+        "level": "error", "message": {"text": result["error"]},
+        "properties": {"target": result["target"], "kind": result.get("kind", "target")},
+    }
+    if result.get("file"):
+        notification["locations"] = [{"physicalLocation": _physical(result)}]
+    return notification
 
 
 def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -106,11 +127,7 @@ def sarif_log(results: list[dict[str, Any]]) -> dict[str, Any]:
     found = [_result(finding, index[finding["code"]], result["target"])
              for result in results for finding in result.get("findings", ())]
     failed = [result for result in results if "error" in result]
-    notifications = [
-        {"level": "error", "message": {"text": result["error"]},
-         "properties": {"target": result["target"], "kind": result.get("kind", "target")}}
-        for result in failed
-    ]
+    notifications = [_notification(result) for result in failed]
     invocation = {"executionSuccessful": not failed, "toolExecutionNotifications": notifications}
     here = Path(os.getcwd()).as_uri().rstrip("/") + "/"
     return {

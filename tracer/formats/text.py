@@ -15,7 +15,6 @@ its output framed beneath it there.
 
 from __future__ import annotations
 
-import linecache
 import os
 import re
 import sys
@@ -24,7 +23,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text as RichText
 
-from ..findings import Finding, Related, Report, Witness
+from ..findings import Finding, Related, Report, Witness, recorded_file
+from ..notebook import source_line
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 OUTPUT_LINES = 20  # lines of a target's own output shown in text mode (JSON carries more)
@@ -58,10 +58,7 @@ def finding_lines(finding: Finding, target: str) -> list[RichText]:
             ": ", finding.message,
         )
     ]
-    source = ""
-    if finding.file:
-        linecache.checkcache(finding.file)  # the file may have been edited since it was cached
-        source = linecache.getline(finding.file, finding.line).rstrip().expandtabs()
+    source = source_line(finding.file, finding.line).rstrip().expandtabs() if finding.file else ""
     if source.strip():
         gutter = str(finding.line)
         lines.append(RichText(f" {gutter} | {source}"))
@@ -80,10 +77,7 @@ def related_lines(place: Related) -> list[RichText]:
     where = f"{shown_path(place.file)}:{place.line}" if place.file else "?"
     function = f" (in {place.function})" if place.function else ""
     lines = [RichText.assemble("  ", ("note", "bold cyan"), f": {place.role}{function}: ", (where, "bold"))]
-    source = ""
-    if place.file:
-        linecache.checkcache(place.file)
-        source = linecache.getline(place.file, place.line).rstrip().expandtabs()
+    source = source_line(place.file, place.line).rstrip().expandtabs() if place.file else ""
     if source.strip():
         lines.append(RichText(f" {place.line} | {source}"))
     return lines
@@ -131,9 +125,9 @@ def report_from_dict(data: dict[str, Any]) -> Report:
     """The `Report` a result object was made from (as `Report.to_dict` wrote it)."""
     findings = [
         Finding(
-            item["code"], item["severity"], item["message"], item.get("file", ""), item.get("line", 0),
+            item["code"], item["severity"], item["message"], recorded_file(item), item.get("line", 0),
             item.get("module", ""), item.get("op", ""), item.get("node", ""), hint=item.get("hint", ""),
-            count=item.get("count", 1), related=tuple(Related(**place) for place in item.get("related", ())),
+            count=item.get("count", 1), related=tuple(Related.from_dict(place) for place in item.get("related", ())),
             witness=Witness(**item["witness"]) if "witness" in item else None,
         )
         for item in data.get("findings", ())
