@@ -18,7 +18,7 @@ CONTRACT_CODES = {
     "softmax-axis", "mask-after-softmax", "mask-value", "mask-axis", "mask-polarity", "causal-leak",
     "causal-diagonal", "fully-masked-row", "scale-factor", "unstable-softmax", "head-split", "head-merge",
     "layernorm-axis", "layernorm-variance", "positional-axis", "axis-mismatch", "dropout-eval", "nan",
-    "shape-error",
+    "shape-error", "batch-leak",
 }
 
 

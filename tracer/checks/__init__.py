@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..findings import Finding
 from .axis_mismatch import AxisMismatch
 from .base import Check
+from .batch_tear import BatchTear
 from .causal_diagonal import CausalDiagonal
 from .causal_leak import CausalLeak
 from .dropout_eval import DropoutEval
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 CHECKS: tuple[type[Check], ...] = (
     SoftmaxAxis, MaskAfterSoftmax, MaskValue, MaskAxis, MaskPolarity, CausalLeak, CausalDiagonal,
     FullyMaskedRow, ScaleFactor, UnstableSoftmax, HeadSplit, HeadMerge, LayerNormAxis,
-    LayerNormVariance, PositionalAxis, AxisMismatch, DropoutEval, Nan, ShapeError,
+    LayerNormVariance, PositionalAxis, AxisMismatch, DropoutEval, Nan, ShapeError, BatchTear,
 )
 
 

@@ -197,7 +197,8 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
                    int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= max(needed, 1)
                    for bound in (last, first)]
         square = table.shape[-1] == table.shape[-2]
-        if not any(follows) or (square and bool((table[seen][:, seen] == table[seen][:, seen].t()).all())):
+        real = seen & table.any(0) if square else seen  # padding: keys nobody reads, and their own rows
+        if not any(follows) or (square and bool((table[real][:, real] == table[real][:, real].t()).all())):
             continue
         same = (table == table[0]).all(-1)
         prefixes.append(max(int(same.int().cumprod(0).sum()) - 1, 0))

@@ -22,6 +22,7 @@ HARMS: dict[str, tuple[str, ...]] = {
               "positional-axis", "axis-mismatch"),
     "repeat": ("dropout-eval", "nondeterministic"),
 }
+STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
 MESSAGES = {
     "causal": "outputs at or before a position move when only later tokens change: {where}",
@@ -43,12 +44,13 @@ def confirm_or_report(analysis, kind: str, witness: Witness, localized: Localize
 
     A rule finding confirms the harm when it sits on the line where the change got in, on a line
     the change passed unseen, or on a line of the attention block it passed: one mistake is one
-    error, whatever the witness saw of its consequences. Where the witness cannot say where the
+    error, whatever the witness saw of its consequences (randomness only by a code that means it). Where the witness cannot say where the
     change got in, a rule finding of the same harm is taken."""
     if localized is not None:
         places = _places(analysis, localized)
         matches = [p for p, finding in enumerate(findings) if finding.severity != "info"
-                   and (finding.file, finding.line) in places]
+                   and (finding.file, finding.line) in places
+                   and (kind not in STRICT or finding.code in HARMS[kind])]
     else:
         matches = [p for p, finding in enumerate(findings) if finding.code in HARMS[kind]]
     if not matches:
@@ -95,7 +97,7 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         return Finding(OWN_CODE[kind], "error", MESSAGES[kind].format(where="the op where it happens could not be "
                        "told (the two runs did not run the same ops)"), "", 0, "", "", "", witness=witness)
     events = analysis.recording.events
-    index, where, related = _culprit(analysis, kind, localized)
+    index, where, related = _culprit(analysis, kind, localized) if kind not in STRICT else (None, "", ())
     code = OWN_CODE[kind]
     if localized.mask_event is not None:
         index, related = localized.mask_event, ()
