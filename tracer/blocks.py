@@ -63,6 +63,7 @@ class AttentionBlock:
     scale: float | None = 1.0  # None when some factor is not a known number
     scale_events: list[int] = field(default_factory=list)
     score_terms: int = 1  # products summed into the scores (DeBERTa's content and two relative terms: 3)
+    term_widths: list[int] = field(default_factory=list)  # ... the contracted sizes of the added ones
     masks: list[MaskUse] = field(default_factory=list)
     renormalized: bool = False
     exp_event: int | None = None
@@ -299,7 +300,9 @@ class BlockFinder:
                     elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
                     elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
-                        block.score_terms += self._products_behind(event.inputs[1 - main].vid)
+                        widths = self._products_behind(event.inputs[1 - main].vid)
+                        block.score_terms += len(widths)
+                        block.term_widths += widths
             vid = event.inputs[main].vid
 
     def _projection(self, event: OpEvent) -> bool:
@@ -368,18 +371,20 @@ class BlockFinder:
                 return True
         return False
 
-    def _products_behind(self, vid: int, depth: int = 6) -> int:
-        """How many products were summed into a value added to the scores (0 for a plain bias)."""
+    def _products_behind(self, vid: int, depth: int = 6) -> list[int]:
+        """The contracted sizes of the products summed into a value added to the scores ([] for a
+        plain bias): DeBERTa's relative terms, MLA's decoupled rope term."""
         event = self.flow.made_by(vid)
         if event is None or depth == 0:
-            return 0
+            return []
         if event.op in PRODUCTS:
-            return 1
+            contracted = self.facts[event.index].contracted[:1] if event.index in self.facts else []
+            return [event.inputs[p].shape[d] for p, d in contracted] or [0]
         if event.op in ("add", "sub"):
-            return sum(self._products_behind(meta.vid, depth - 1) for meta in event.inputs)
+            return [width for meta in event.inputs for width in self._products_behind(meta.vid, depth - 1)]
         if event.op in LAYOUT_OPS | {"gather", "div", "mul", "getitem", "index_select", "take_along_dim"}:
-            return self._products_behind(event.inputs[0].vid, depth - 1) if event.inputs else 0
-        return 0
+            return self._products_behind(event.inputs[0].vid, depth - 1) if event.inputs else []
+        return []
 
     def _reaches_product(self, vid: int, depth: int) -> bool:
         event = self.flow.made_by(vid)

@@ -36,6 +36,9 @@ class ScaleFactor(Check):
                 continue
             if block.score_terms > 1 and math.isclose(block.scale, 1 / math.sqrt(d_k * block.score_terms), rel_tol=1e-3):
                 continue  # n query-key terms summed (DeBERTa's disentangled attention) are scaled by sqrt(n·d_k)
+            if block.term_widths and all(block.term_widths) and \
+                    math.isclose(block.scale, 1 / math.sqrt(d_k + sum(block.term_widths)), rel_tol=1e-3):
+                continue  # terms of other widths summed (MLA's nope and rope parts): one product of their total width
             if _folded_into_weights(analysis, block):
                 continue  # the factor is in q's or k's projection, scaled in place when the module was built
             where = block.scale_events[0] if block.scale_events else block.product_event
