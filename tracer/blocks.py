@@ -343,8 +343,32 @@ class BlockFinder:
                 vid = event.inputs[main].vid
             elif event.op in LAYOUT_OPS:
                 vid = event.inputs[0].vid
+            elif event.op == "add" and (rotated := self._rotated(event)) is not None:
+                vid = rotated  # a rotation keeps the norm: a scale applied before rotary is still the scale
             else:
                 return
+
+    def _rotated(self, event: OpEvent) -> int | None:
+        """The value a rotary embedding rotates, `x * cos + rotate_half(x) * sin`: the operand of the
+        first product that is not a cos/sin table, or None for any other sum."""
+        made = self.flow.made_by(event.inputs[0].vid) if len(event.inputs) == 2 else None
+        second = self.flow.made_by(event.inputs[1].vid) if len(event.inputs) == 2 else None
+        if made is None or second is None or made.op != "mul" or second.op != "mul" or len(made.inputs) != 2:
+            return None
+        tables = [self._trigonometric(meta.vid) for meta in made.inputs]
+        if tables.count(True) != 1 or not any(self._trigonometric(meta.vid) for meta in second.inputs):
+            return None
+        return made.inputs[tables.index(False)].vid
+
+    def _trigonometric(self, vid: int, depth: int = 6) -> bool:
+        """A cos or sin table, as given or cut, broadcast and converted."""
+        event = self.flow.made_by(vid)
+        if event is None or depth == 0:
+            return False
+        if event.op in ("cos", "sin"):
+            return True
+        return bool(event.inputs) and (event.op in LAYOUT_OPS or event.op in ("getitem", "mul")) and \
+            self._trigonometric(event.inputs[0].vid, depth - 1)
 
     def _main_operand(self, event: OpEvent) -> int | None:
         """The input carrying the scores (the other inputs are masks or scales)."""

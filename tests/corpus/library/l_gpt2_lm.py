@@ -1,0 +1,15 @@
+"""transformers.GPT2LMHeadModel from a tiny random configuration (right padding): a library model, correct."""
+
+import torch
+import transformers
+
+
+def build():
+    transformers.utils.logging.set_verbosity_error()
+    torch.manual_seed(0)
+    model = transformers.GPT2LMHeadModel(transformers.GPT2Config(n_embd=32, n_head=4, n_layer=2, vocab_size=99, n_positions=32, attn_implementation='eager')).eval()
+    ids = torch.randint(5, 99, (2, 7))
+    mask = torch.ones(2, 7, dtype=torch.long)
+    mask[1, -3:] = 0
+    ids[1, -3:] = 0
+    return model, (), {"input_ids": ids, "attention_mask": mask}

@@ -1,0 +1,13 @@
+"""transformers.MistralModel from a tiny random configuration (no padding): a library model, correct."""
+
+import torch
+import transformers
+
+
+def build():
+    transformers.utils.logging.set_verbosity_error()
+    torch.manual_seed(0)
+    model = transformers.MistralModel(transformers.MistralConfig(hidden_size=32, num_attention_heads=4, num_key_value_heads=2, intermediate_size=64, num_hidden_layers=2, vocab_size=99, max_position_embeddings=64, sliding_window=4, attn_implementation='eager')).eval()
+    ids = torch.randint(5, 99, (2, 7))
+    mask = torch.ones(2, 7, dtype=torch.long)
+    return model, (), {"input_ids": ids, "attention_mask": mask}

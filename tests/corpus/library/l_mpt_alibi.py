@@ -1,0 +1,15 @@
+"""transformers.MptModel from a tiny random configuration (right padding): a library model, correct."""
+
+import torch
+import transformers
+
+
+def build():
+    transformers.utils.logging.set_verbosity_error()
+    torch.manual_seed(0)
+    model = transformers.MptModel(transformers.MptConfig(d_model=32, n_heads=4, n_layers=2, vocab_size=99, max_seq_len=64, expansion_ratio=2)).eval()
+    ids = torch.randint(5, 99, (2, 7))
+    mask = torch.ones(2, 7, dtype=torch.long)
+    mask[1, -3:] = 0
+    ids[1, -3:] = 0
+    return model, (), {"input_ids": ids, "attention_mask": mask}
