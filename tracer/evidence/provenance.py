@@ -22,6 +22,8 @@ CARRIERS = frozenset({
     "flatten", "unflatten", "repeat", "repeat_interleave", "logical_not", "bitwise_not",
 })
 
+WALK = 40  # values followed back from a faulty operand to the lines that built it
+
 if TYPE_CHECKING:
     from ..analysis import Analysis
 
@@ -73,7 +75,8 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         event = analysis.recording.events[used_at]
         seen.add((event.file, event.line))
     frontier, visited = [vid], set()
-    while frontier and len(found) < limit:
+    # walk until `limit` lines that made values (not only reshaped them) are found, a bounded walk
+    while frontier and sum(not carried for carried, *_ in found) < limit and len(visited) < WALK:
         current = frontier.pop(0)
         if current in visited:
             continue
@@ -86,9 +89,13 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
                     seen.add((site.file, site.line))
                     found.append((False, len(found), site))
             continue
-        if event.file and (event.file, event.line) not in seen:
-            seen.add((event.file, event.line))
+        place = (event.file, event.line)
+        if event.file and place not in seen:
+            seen.add(place)
             found.append((event.op in CARRIERS, len(found), _place(event.file, event.line, role)))
+        elif event.op not in CARRIERS:  # a line first reached through a reshape also computes: it made values
+            found = [(False, order, site) if (site.file, site.line) == place else (carried, order, site)
+                     for carried, order, site in found]
         frontier.extend(meta.vid for meta in event.inputs)
     # the line that made the values first, the lines that only reshaped or converted them after
     return tuple(place for *_, place in sorted(found)[:limit])
