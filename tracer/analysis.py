@@ -121,10 +121,12 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     analysis.axes.update(analysis.inputs.axes)
     products = layout.attention_products
     written = _written(recording, flow)
+    params = {vid for vid, source in recording.sources.items() if source.kind == "param"}
     for event in recording.events:
         inputs = [analysis.axes_of(meta) for meta in event.inputs]
         outputs, facts = infer(analysis.table, event, inputs, products.get(event.index),
-                               bool(event.inputs) and event.inputs[0].vid in written)
+                               bool(event.inputs) and event.inputs[0].vid in written,
+                               frozenset(i for i, meta in enumerate(event.inputs) if meta.vid in params))
         analysis.facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
             analysis.axes[meta.vid] = axes

@@ -15,15 +15,16 @@ __all__ = ["Axes", "OpFacts", "RULES", "infer"]
 
 
 def infer(table: AxisTable, event: OpEvent, inputs: list[Axes],
-          keys_in_rows: bool | None = None, written: bool = False) -> tuple[list[Axes], OpFacts]:
+          keys_in_rows: bool | None = None, written: bool = False,
+          params: frozenset[int] = frozenset()) -> tuple[list[Axes], OpFacts]:
     """Output axes of `event` (one tuple per output) and what the rule learned about it.
 
     `keys_in_rows`: evidence from an earlier pass that this product makes attention scores,
     and on which side its keys are (None when it is not known to). `written`: the first input
-    was written in place earlier in the forward pass.
+    was written in place earlier in the forward pass; `params`: which inputs are parameters.
     """
     facts = OpFacts()
-    ctx = RuleContext(table, event, inputs, facts, keys_in_rows, written)
+    ctx = RuleContext(table, event, inputs, facts, keys_in_rows, written, params)
     function = RULES.get(event.op, fallback)
     try:
         outputs = function(ctx)

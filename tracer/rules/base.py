@@ -36,6 +36,7 @@ class RuleContext:
     keys_in_rows: bool | None = None  # an earlier pass found this product to make attention scores,
     # with the keys in its rows (k @ q.T) or, as usual, in its columns; None: not known to be attention
     written: bool = False  # the first input was written in place earlier in the forward (a cache, not a table)
+    params: frozenset[int] = frozenset()  # positions of the inputs that are the model's parameters
 
     def shape(self, position: int) -> tuple[int, ...]:
         return self.event.inputs[position].shape

@@ -35,6 +35,9 @@ def _matmul(ctx: RuleContext, left: int, right: int, out_shape: tuple[int, ...])
         else:
             batch.append(batch_a[ia])
     rows, cols = a[-2], b[-1]
+    if right in ctx.params and len(ctx.shape(right)) == 2 and table.get(cols).kind == "unknown":
+        # features times a weight matrix: a projection (GPT-2's Conv1D is `addmm(b, x, W)`)
+        table.specify(cols, "feature", label=f"features made by {ctx.event.module or 'a projection'}")
     if not (vector_left or vector_right):
         rows, cols = score_roles(ctx, rows, cols)
     axes = batch + ([] if vector_left else [rows]) + ([] if vector_right else [cols])
