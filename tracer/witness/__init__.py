@@ -40,6 +40,8 @@ NOT_LIVE = "witnesses not run: {why}"
 # Rule findings whose claimed harm a witness observes: padding reaching real positions, the future
 # reaching the past. A clean witness on their sequence refutes them on these inputs.
 CLAIMS = {"padding": ("mask-axis", "mask-polarity"), "causal": ("causal-leak",)}
+# Witnesses a user expects to run on such a model, so a skip is said in the text report too.
+SAID_WHEN_SKIPPED = ("padding",)
 PROTECTED = {"padding": "the real positions", "causal": "the positions before the change"}
 
 
@@ -96,6 +98,8 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutco
     for plan in plans(facts, inputs):
         if isinstance(plan, Skipped):
             outcome.skipped.setdefault(plan.kind, plan.why)
+            if plan.kind in SAID_WHEN_SKIPPED:
+                outcome.notes.append(f"{plan.kind} witness not run: {plan.why}")
             continue
         _witness(analysis, facts, runner, plan, baseline, outcome)
     outcome.forwards = runner.forwards

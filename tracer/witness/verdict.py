@@ -26,7 +26,8 @@ STRICT = ("repeat",)  # randomness has no other cause: only these codes explain 
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
 MESSAGES = {
     "causal": "outputs at or before a position move when only later tokens change: {where}",
-    "padding": "outputs at real positions move when only the content of padded positions changes: {where}",
+    "padding": "outputs at real positions (or pooled over them) move when only the content of padded positions "
+               "changes: {where}",
     "batch": "one sample's outputs move when only another sample's inputs change: {where}",
     "repeat": "two eval-mode passes on the same inputs give different outputs: {where}",
 }
