@@ -97,9 +97,9 @@ def figures(scored: list[Scored], manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def row(name: str, numbers: dict[str, Any], seconds: float | None) -> str:
-    recall = 100.0 * numbers["found"] / numbers["buggy"] if numbers["buggy"] else 0.0
+    recall = f"{100.0 * numbers['found'] / numbers['buggy']:5.1f} %" if numbers["buggy"] else "    —  "
     took = f"{seconds:7.1f} s" if seconds is not None else ""
-    return (f"{name:<14} {numbers['found']:>3}/{numbers['buggy']:<3} found ({recall:5.1f} %)  "
+    return (f"{name:<14} {numbers['found']:>3}/{numbers['buggy']:<3} found ({recall})  "
             f"+{numbers['found_elsewhere']} elsewhere  {numbers['false_alarms']:>2}/{numbers['correct']:<3} false alarms  "
             f"{numbers['failed']} failed  {took}")
 
