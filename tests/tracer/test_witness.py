@@ -32,6 +32,7 @@ def _bug_line(name: str) -> int:
     ("batch_leak_eval_batch_statistics", "batch-leak", "batch"),
     ("causal_leak_conv_no_causal_padding", "causal-leak", "causal"),
     ("nondeterministic_noise_in_eval", "nondeterministic", "repeat"),
+    ("padding_leak_pad_id_mean_pool", "padding-leak", "padding"),
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -55,6 +56,7 @@ def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     ("ok_causal_conv", {"repeat", "batch", "causal"}),
     ("ok_noise_in_training", {"repeat", "batch"}),
     ("ok_detr_padded_image", {"repeat", "batch"}),
+    ("ok_pad_id_masked_pool", {"repeat", "batch", "padding"}),
 ])
 def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str]) -> None:
     report, _ = check_entry(catalogue()[name])
@@ -170,3 +172,11 @@ def test_render_witness_outlines_the_divergence_path(tmp_path) -> None:
     assert colour not in plain.read_text()
     drawn = marked.read_text()
     assert drawn.count(f'color="{colour}"') >= 4 and "the witnessed change passed here" in drawn
+
+
+def test_a_redrawn_pad_row_is_put_back() -> None:
+    """The padding witness of an ids-only model redraws the pad embedding row for one run only."""
+    model, args, _ = build_workload(catalogue()["padding_leak_pad_id_mean_pool"])
+    row = model.embed.weight[0].clone()
+    tracer.check(model, *args)
+    assert torch.equal(model.embed.weight[0], row)

@@ -6,7 +6,8 @@ kind ignores, and the invariant is checked on its outputs:
 - *repeat*: a second eval-mode pass gives the same outputs;
 - *batch*: changing one sample's data moves no other sample's outputs;
 - *padding*: changing what padded positions hold moves no output at a real position and no
-  pooled output (a padding mask that pads nothing gets padding of attnscope's own);
+  pooled output (a padding mask that pads nothing gets padding of attnscope's own; padding
+  known only from a pad id gets that id's embedding row redrawn);
 - *causal*: in a model with a causal mask, changing the tokens after position t moves no
   output at or before t.
 
@@ -108,7 +109,7 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutco
 
 def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, outcome: WitnessOutcome) -> None:
     first = runner.run(plan.baseline) if plan.baseline else baseline
-    second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset)
+    second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, rows=plan.rows)
     found = _largest_move(analysis, plan, first, second)
     if found is None:
         outcome.skipped.setdefault(plan.kind, "no output has the axes this witness protects")
@@ -120,7 +121,7 @@ def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, 
         return
     witness = Witness(plan.kind, plan.changed, words, round(move.by, 6))
     recorded_first = runner.run(plan.baseline, record=True)
-    recorded_second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, record=True)
+    recorded_second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, record=True, rows=plan.rows)
     same = aligned(analysis.recording, recorded_first.recording)
     where = analysis if same else _analysed(recorded_first.recording)
     localized = localize(where, recorded_first.recording, recorded_second.recording, plan.region) \

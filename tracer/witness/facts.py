@@ -38,6 +38,7 @@ class Facts:
     causal: dict[str, int] = field(default_factory=dict)  # sequence id -> the last row of its bidirectional prefix
     unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
     sample_masks: dict[int, int] = field(default_factory=dict)  # mask input position -> its batch dim
+    pad_rows: dict[str, tuple[str, int]] = field(default_factory=dict)  # sequence -> (embedding weight, pad id)
     compares_samples: bool = False
 
     def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
@@ -98,6 +99,27 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
         described = told.startswith(("the mask input", "the lengths")) or any(
             mask is not None and describes(mask, padding.pad) for mask in masks)
         facts.padding[sequence] = (padding.pad, described)
+        row = _pad_row(analysis, positions, padding.pad)
+        if row is not None:
+            facts.pad_rows[sequence] = row
+
+
+def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, int] | None:
+    """The embedding weight and the row every padded position reads (`padding_idx`), where the ids
+    embedded are an input whose padded positions all hold that id."""
+    recording = analysis.recording
+    for event in recording.ops("embedding"):
+        pad_id = event.arg(2, "padding_idx")
+        if not isinstance(pad_id, int) or len(event.inputs) < 2 or event.inputs[0].vid not in positions:
+            continue
+        weight = recording.sources.get(event.inputs[1].vid)
+        ids = recording.values.get(event.inputs[0].vid)
+        if weight is None or weight.kind != "param" or ids is None or ids.shape != pad.shape:
+            continue
+        pad_id %= event.inputs[1].shape[0]
+        if bool((ids[pad] == pad_id).all()):
+            return weight.name, pad_id
+    return None
 
 
 def _is_mask_input(analysis, vid: int) -> bool:

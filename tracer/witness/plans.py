@@ -26,6 +26,7 @@ class Plan:
     changed: str  # "token 5-7 of ids (every sample)", in words
     replace: dict[int, torch.Tensor] = field(default_factory=dict)
     baseline: dict[int, torch.Tensor] = field(default_factory=dict)  # replacements of both runs (self-padding)
+    rows: dict[str, int] = field(default_factory=dict)  # parameter -> a row the changed run redraws (a pad embedding)
     seed_offset: int = 0  # the repeat witness: the same inputs under another random state
 
 
@@ -82,6 +83,12 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
         tensor = inputs[position]
         if not bool(pad.any()):
             continue
+        if not described and seq in facts.pad_rows:
+            weight, pad_id = facts.pad_rows[seq]
+            yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+                       f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
+                       rows={weight: pad_id})
+            return
         if not described:
             yield Skipped("padding", f"padding of {data.name} is read from its own pad ids: there is no other "
                                      "content of padded positions to change")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import io
 from collections.abc import Mapping
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,29 @@ class Runner:
         self.model, self.before = model, before
         self.forwards = 0
 
-    def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False) -> Run:
+    def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False,
+            rows: dict[str, int] | None = None) -> Run:
+        """One forward; `rows`: parameter rows redrawn for this run only (a pad embedding), put back after."""
+        with self._redrawn(rows or {}):
+            return self._run(replace, seed_offset, record)
+
+    @contextmanager
+    def _redrawn(self, rows: dict[str, int]):
+        saved = []
+        with torch.no_grad():
+            for name, row in rows.items():
+                weight = self.model.get_parameter(name)
+                saved.append((weight, row, weight[row].clone()))
+                generator = torch.Generator().manual_seed(SEED)
+                weight[row] = torch.randn(weight[row].shape, generator=generator).to(weight.dtype)
+        try:
+            yield
+        finally:
+            with torch.no_grad():
+                for weight, row, value in saved:
+                    weight[row] = value
+
+    def _run(self, replace: dict[int, torch.Tensor], seed_offset: int, record: bool) -> Run:
         args, kwargs = self.before.restore()
         args, kwargs = substitute((args, kwargs), replace, [0])
         self.model.eval()
