@@ -62,8 +62,7 @@ class AttentionBlock:
     contracted_size: int | None = None  # d_k
     scale: float | None = 1.0  # None when some factor is not a known number
     scale_events: list[int] = field(default_factory=list)
-    score_terms: int = 1  # products summed into the scores (DeBERTa's content and two relative terms: 3)
-    term_widths: list[int] = field(default_factory=list)  # ... the contracted sizes of the added ones
+    term_widths: list[int] = field(default_factory=list)  # contracted sizes of products added to the scores
     masks: list[MaskUse] = field(default_factory=list)
     renormalized: bool = False
     exp_event: int | None = None
@@ -73,6 +72,11 @@ class AttentionBlock:
     dim_event: int | None = None  # the op whose `dim` chose the normalized axis (softmax, or the sum)
     query_axis: int | None = None  # the score product's rows
     key_axis: int | None = None  # ... and columns: what the block attends over
+
+    @property
+    def score_terms(self) -> int:
+        """Products summed into the scores (DeBERTa's content and two relative terms: 3)."""
+        return 1 + len(self.term_widths)
 
     @property
     def ends(self) -> tuple[int, ...]:
@@ -300,9 +304,7 @@ class BlockFinder:
                     elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
                     elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
-                        widths = self._products_behind(event.inputs[1 - main].vid)
-                        block.score_terms += len(widths)
-                        block.term_widths += widths
+                        block.term_widths += self._products_behind(event.inputs[1 - main].vid)
             vid = event.inputs[main].vid
 
     def _projection(self, event: OpEvent) -> bool:

@@ -17,7 +17,7 @@ import torch
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import KEY, batch_dims_of, masks_before, padded_queries, pattern_of
+from .patterns import KEY, batch_dims_of, hidden_union, masks_before, padded_queries, pattern_of
 from .row_reach import rows_reach_output
 
 
@@ -31,13 +31,7 @@ class FullyMaskedRow(Check):
             patterns = [(use, p) for use, p in patterns if p is not None]
             if not patterns:
                 continue
-            hidden = None
-            for _, pattern in patterns:
-                try:
-                    hidden = pattern.hidden if hidden is None else hidden | pattern.hidden
-                except RuntimeError:
-                    hidden = None  # patterns of different layouts: no conclusion
-                    break
+            hidden = hidden_union([pattern for _, pattern in patterns])
             if hidden is None:
                 continue
             last_use, pattern = patterns[-1]

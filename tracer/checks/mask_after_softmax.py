@@ -8,7 +8,7 @@ from ..findings import Finding
 from .base import Check
 import torch
 
-from .patterns import masks_before, pattern_of
+from .patterns import hidden_union, masks_before, pattern_of
 
 
 class MaskAfterSoftmax(Check):
@@ -38,13 +38,10 @@ class MaskAfterSoftmax(Check):
 def _already_hidden(analysis, block, after) -> bool:
     """Whether every weight the after-mask zeroes was hidden before the softmax already."""
     before = [pattern_of(analysis, block, use) for use in masks_before(block)]
-    before = [pattern.hidden for pattern in before if pattern is not None]
-    if not before:
+    hidden = hidden_union([pattern for pattern in before if pattern is not None])
+    if hidden is None:
         return False
     try:
-        hidden = before[0]
-        for other in before[1:]:
-            hidden = hidden | other
         zeroed, hidden = torch.broadcast_tensors(after.hidden, hidden)
     except RuntimeError:
         return False

@@ -172,6 +172,18 @@ def _pattern_of(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> Pa
                    table.alignment(query, key), placement)
 
 
+def hidden_union(patterns: list[Pattern]) -> torch.Tensor | None:
+    """Every key any of these patterns hides (the masks applied before one softmax together), or
+    None when their layouts cannot be combined (no conclusion)."""
+    hidden = None
+    for pattern in patterns:
+        try:
+            hidden = pattern.hidden if hidden is None else hidden | pattern.hidden
+        except RuntimeError:
+            return None
+    return hidden
+
+
 def masks_before(block: AttentionBlock) -> list[MaskUse]:
     """Masks applied to the scores, less SDPA's is_causal: torch's own pattern, right by construction."""
     return [use for use in block.masks if not use.after and use.kind != "is_causal"]

@@ -20,6 +20,7 @@ from .sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
+    from ..events import Source
 
 
 @dataclass(frozen=True)
@@ -118,18 +119,25 @@ def _from_lengths(analysis: "Analysis"):
 
 def _input_behind(analysis: "Analysis", vid: int) -> torch.Tensor | None:
     """The value of the forward's input that `vid` is a view or a cast of, a few ops back, or None."""
-    for _ in range(4):
+    source = source_behind(analysis, vid)
+    return analysis.recording.values.get(source.meta.vid) if source is not None and source.kind == "input" else None
+
+
+def source_behind(analysis: "Analysis", vid: int, steps: int = 4) -> "Source | None":
+    """The source (input, parameter, buffer) `vid` is a view, slice or cast of, a few ops back, or None:
+    the ids a chunk was cut from, the cache buffer a write goes through."""
+    for _ in range(steps):
         source = analysis.recording.sources.get(vid)
         if source is not None:
-            return analysis.recording.values.get(vid) if source.kind == "input" else None
+            return source
         event = analysis.flow.made_by(vid)
-        if event is None or event.op not in _VIEWS_AND_CASTS or not event.inputs:
+        if event is None or event.op not in VIEWS_AND_CASTS or not event.inputs:
             return None
         vid = event.inputs[0].vid
     return None
 
 
-_VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "long", "int"}
+VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "narrow", "select", "long", "int"}
 
 
 def _token_inputs(analysis: "Analysis"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Axes, RuleContext, rule
+from .base import Axes, RuleContext, elementwise, rule
 
 
 @rule("ones", "zeros", "full", "empty", "rand", "randn", "randint", "eye", "tensor", "as_tensor",
@@ -37,8 +37,6 @@ def conversion_rule(ctx: RuleContext) -> list[Axes]:
 def power_rule(ctx: RuleContext) -> list[Axes]:
     """A power or exponential of positions is one constant per index (ALiBi's slopes, `base ** arange(H)`;
     frequencies), no longer a position: only the arange itself, or a linear function of it, is."""
-    from .base import elementwise
-
     table = ctx.table
-    return [tuple(ctx.table.new("unknown", table.get(axis).size, origin=ctx.event.index)
+    return [tuple(table.new("unknown", table.get(axis).size, origin=ctx.event.index)
                   if table.get(axis).kind == "pos" else axis for axis in axes) for axes in elementwise(ctx)]

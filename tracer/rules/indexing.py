@@ -113,11 +113,9 @@ def _piece(table, axis: int, bounds, size: int) -> int | None:
     """The piece of a concatenated axis a slice takes back exactly (scores without their sink
     column, `[..., :-1]`; the new tokens after the cached ones), or None."""
     pieces = table.get(axis).joined
-    if not pieces or not isinstance(bounds, list) or bounds[2] not in (None, 1):
+    start = _start(bounds, table.get(axis).size) if pieces else None
+    if start is None:
         return None
-    total = table.get(axis).size
-    start = bounds[0] if isinstance(bounds[0], int) else 0
-    start = start + total if start < 0 else start
     offset = 0
     for piece in pieces:
         width = table.get(piece).size

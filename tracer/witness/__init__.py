@@ -33,7 +33,7 @@ from .plans import Plan, Skipped, plans
 from .regions import protected_cells
 from .runner import Run, Runner, input_tensors
 from .state import Snapshot, take_snapshot
-from .verdict import confirm_or_report
+from .verdict import confirm_or_report, mask_use_at
 
 __all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
 
@@ -189,9 +189,6 @@ def _refuted(analysis, plan: Plan, findings: list[Finding]) -> list[Finding]:
 def _mask_sequence(analysis, finding: Finding, kind: str) -> int | None:
     """The table root of the sequence a mask finding is about (its keys for padding, its queries for
     a causal leak), or None."""
-    table = analysis.table
-    for block in analysis.blocks:
-        axis = block.key_axis if kind == "padding" else block.query_axis
-        if axis is not None and any(use.event == finding.event for use in block.masks):
-            return table.find(table.base_of(axis))
-    return None
+    found = mask_use_at(analysis, finding.event) if finding.event is not None else None
+    axis = None if found is None else (found[0].key_axis if kind == "padding" else found[0].query_axis)
+    return None if axis is None else analysis.table.find(analysis.table.base_of(axis))

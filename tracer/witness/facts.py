@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 import torch
 
 from ..blocks import AttentionBlock
-from ..evidence.sources import data_inputs, is_mask_like
+from ..evidence.padding import source_behind
+from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 
-VIEWS = frozenset({"getitem", "view", "reshape", "transpose", "permute", "narrow", "select", "unsqueeze",
-                   "squeeze", "expand", "flatten", "long", "int", "to", "contiguous"})
 LOCKSTEP_ROWS = 2  # rows whose bound moves on by one key, in a mask that follows the query
 
 
@@ -55,7 +54,7 @@ def gather(analysis, positions: list[int]) -> Facts:
     data_vids = {source.meta.vid for source in data_inputs(recording)}
     names = [sources[vid].name if vid in sources else f"input {i}" for i, vid in enumerate(positions)]
     facts = Facts(names, [None] * len(positions))
-    vocabularies = {_source_behind(analysis, event.inputs[0].vid): event.inputs[1].shape[0]
+    vocabularies = {_vid_behind(analysis, event.inputs[0].vid): event.inputs[1].shape[0]
                     for event in recording.ops("embedding") if len(event.inputs) >= 2}
     for position, vid in enumerate(positions):
         if vid not in data_vids or vid in positions[:position]:
@@ -91,8 +90,6 @@ def _sample_masks(analysis, positions: list[int]) -> dict[int, int]:
 
 
 def _padding(analysis, facts: Facts, positions: list[int]) -> None:
-    from .plans import describes
-
     masks = [analysis.recording.values.get(vid) for vid in positions if _is_mask_input(analysis, vid)]
     for sequence, padding in analysis.padding.items():
         told = padding.told
@@ -120,6 +117,20 @@ def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, in
         if bool((ids[pad] == pad_id).all()):
             return weight.name, pad_id
     return None
+
+
+def describes(mask: torch.Tensor, pad: torch.Tensor) -> bool:
+    """Whether an input (a 0/1, boolean or additive mask) marks exactly the padded positions `pad`."""
+    squeezed = mask
+    while squeezed.dim() > 2 and 1 in squeezed.shape[1:-1]:
+        squeezed = squeezed.squeeze(next(d for d in range(1, squeezed.dim() - 1) if squeezed.shape[d] == 1))
+    if squeezed.shape != pad.shape:
+        return False
+    if squeezed.is_floating_point() and bool((squeezed < ADDITIVE_HIDING).any()):
+        marked = squeezed < ADDITIVE_HIDING
+    else:
+        marked = squeezed == 0
+    return bool((marked == pad).all()) or bool((marked == ~pad).all())
 
 
 def _is_mask_input(analysis, vid: int) -> bool:
@@ -155,7 +166,8 @@ def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
     """A model that writes a KV cache in place and predicts its own tokens at every position decodes
     autoregressively: its token sequence is causal even where no mask says so (chunked prefill)."""
     recording = analysis.recording
-    writes_cache = any(event.inplace and event.inputs and _is_buffer(analysis, _source_behind(analysis, event.inputs[0].vid))
+    writes_cache = any(event.inplace and event.inputs and
+                       getattr(source_behind(analysis, event.inputs[0].vid), "kind", None) == "buffer"
                        for event in recording.events)
     if not writes_cache:
         return {}
@@ -170,21 +182,10 @@ def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
     return {}
 
 
-def _is_buffer(analysis, vid: int) -> bool:
-    source = analysis.recording.sources.get(vid)
-    return source is not None and source.kind == "buffer"
-
-
-def _source_behind(analysis, vid: int) -> int:
-    """The source a value was sliced or viewed from (ids cut into chunks, a slice of a cache), or itself."""
-    for _ in range(4):
-        if vid in analysis.recording.sources:
-            return vid
-        made = analysis.flow.made_by(vid)
-        if made is None or made.op not in VIEWS or not made.inputs:
-            return vid
-        vid = made.inputs[0].vid
-    return vid
+def _vid_behind(analysis, vid: int) -> int:
+    """The source a value was sliced or viewed from (ids cut into chunks), or the value itself."""
+    source = source_behind(analysis, vid)
+    return vid if source is None else source.meta.vid
 
 
 def _query_sequence(analysis, block: AttentionBlock, facts: Facts) -> str | None:

@@ -18,7 +18,7 @@ from ..events import Recording
 MASKING = frozenset({"where", "masked_fill", "mul"})  # ops that hide positions with a mask
 VIEW_DEPTH = 4  # views and casts looked through
 from .compare import Move, changed_anywhere, moved
-from .regions import Region, protected_cells
+from .regions import Region, positions_of, protected_cells
 
 
 @dataclass
@@ -109,8 +109,10 @@ def _from_mask(analysis, vid: int) -> bool:
 
 
 def _has_positions(table, axes: tuple[int, ...], region: Region) -> bool:
+    """Whether a value still has positions of the witnessed sequence (as they are, or a chunk of them)."""
     return region.sequence is not None and any(
-        table.get(axis).kind in ("seq", "pos") and table.base_of(axis) == table.find(region.sequence) for axis in axes)
+        table.get(axis).kind in ("seq", "pos") and (found := positions_of(table, axis, region)) is not None
+        and bool((found >= 0).any()) for axis in axes)
 
 
 def _hides_real(analysis, base: Recording, event, region: Region) -> bool:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ..evidence.sources import ADDITIVE_HIDING
 from .facts import Facts
 from .regions import Region
 
@@ -150,14 +149,13 @@ def _padded_mask(mask: torch.Tensor, size_t: int, padded: int) -> torch.Tensor |
     if mask.shape[-1] != size_t or mask.dim() < 2:
         return None
     new = mask.clone()
-    first = new[0] if new.shape[0] > 1 or mask.dim() >= 2 else new
     if mask.dtype == torch.bool:
         value = not bool(mask.flatten()[0])  # all True: a keep-mask; all False: True means padding
     elif bool((mask == 1).all()):
         value = 0
     else:
         return None
-    first[..., size_t - padded:] = value
+    new[0, ..., size_t - padded:] = value
     return new
 
 
@@ -255,19 +253,3 @@ def _changed(tensor: torch.Tensor, where: torch.Tensor, vocabulary: int | None, 
         moved = torch.where(moved == tensor, (moved + 1) % top, moved)
     new[where] = moved[where].to(tensor.dtype)
     return new
-
-
-def describes(mask: torch.Tensor, pad: torch.Tensor) -> bool:
-    """Whether an input (a 0/1, boolean or additive mask) marks exactly the padded positions `pad`."""
-    squeezed = mask
-    while squeezed.dim() > 2 and 1 in squeezed.shape[1:-1]:
-        squeezed = squeezed.squeeze(next(d for d in range(1, squeezed.dim() - 1) if squeezed.shape[d] == 1))
-    if squeezed.shape != pad.shape:
-        return False
-    if squeezed.is_floating_point() and bool((squeezed < ADDITIVE_HIDING).any()):
-        marked = squeezed < ADDITIVE_HIDING
-    else:
-        marked = squeezed == 0
-    return bool((marked == pad).all()) or bool((marked == ~pad).all())
-
-

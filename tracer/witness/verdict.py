@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..blocks import AttentionBlock, MaskUse
 from ..findings import Finding, Witness
 from .localize import Localized
 
@@ -98,10 +99,10 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         return Finding(OWN_CODE[kind], "error", MESSAGES[kind].format(where="the op where it happens could not be "
                        "told (the two runs did not run the same ops)"), "", 0, "", "", "", witness=witness)
     events = analysis.recording.events
-    index, where, related = _culprit(analysis, kind, localized) if kind not in STRICT else (None, "", ())
-    code = OWN_CODE[kind]
+    index, where = _culprit(analysis, kind, localized) if kind not in STRICT else (None, "")
+    code, related = OWN_CODE[kind], ()
     if localized.mask_event is not None:
-        index, related = localized.mask_event, ()
+        index = localized.mask_event
         pooling = events[localized.event].op
         code = "mask-polarity" if localized.hides_real else code
         where = (f"this mask hides the real positions and keeps the padded ones, which the {pooling} then reads"
@@ -112,10 +113,8 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         same_line = [i for i in localized.through if (events[i].file, events[i].line) == here]
         index = same_line[-1] if same_line else index  # the earliest op of the line: `mean` in `y - y.mean(0)`
         where = f"the change first gets there at this {events[index].op}"
-    else:
-        mask = _mask_of(analysis, index)
-        if mask is not None:
-            related = construction(analysis, mask.vid, "mask built here", index)
+    elif (found := mask_use_at(analysis, index)) is not None and found[1].mask is not None:
+        related = construction(analysis, found[1].mask.vid, "mask built here", index)
     event = events[index]
     return Finding(
         code, "error", MESSAGES[kind].format(where=where), event.file, event.line, event.module, event.op,
@@ -124,16 +123,16 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     )
 
 
-def _culprit(analysis, kind: str, localized: Localized):
+def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str]:
     """The earliest attention block the change passed through: its last mask, else its softmax."""
     block = _block_through(analysis, [localized.event, *localized.through])
     if block is None:
-        return None, "", ()
+        return None, ""
     uses = [use for use in block.masks if not use.after]
     if uses:
-        return uses[-1].event, MASK_WHERE[kind], ()
+        return uses[-1].event, MASK_WHERE[kind]
     return block.norm_event, f"the attention weights of this {analysis.recording.events[block.norm_event].op} " \
-                             "already hold it, and no mask is applied before it", ()
+                             "already hold it, and no mask is applied before it"
 
 
 def _block_through(analysis, indices: list[int]):
@@ -152,9 +151,8 @@ def _span(block, after: bool) -> range:
     return range(min(known), max(known) + 1)
 
 
-def _mask_of(analysis, index: int):
-    for block in analysis.blocks:
-        for use in block.masks:
-            if use.event == index and use.mask is not None:
-                return use.mask
-    return None
+def mask_use_at(analysis, index: int) -> tuple[AttentionBlock, MaskUse] | None:
+    """The attention block and the mask use of event `index`, if it applies a mask to one (the use
+    with a mask tensor first: an SDPA call has its `attn_mask` and its `is_causal` at one event)."""
+    found = [(block, use) for block in analysis.blocks for use in block.masks if use.event == index]
+    return next((pair for pair in found if pair[1].mask is not None), found[0] if found else None)
