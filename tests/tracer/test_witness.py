@@ -33,6 +33,8 @@ def _bug_line(name: str) -> int:
     ("causal_leak_conv_no_causal_padding", "causal-leak", "causal"),
     ("nondeterministic_noise_in_eval", "nondeterministic", "repeat"),
     ("padding_leak_pad_id_mean_pool", "padding-leak", "padding"),
+    ("causal_leak_linear_attention_normalizer", "causal-leak", "causal"),
+    ("causal_leak_ssm_centred_conv", "causal-leak", "causal"),
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -42,7 +44,8 @@ def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code
 
 @pytest.mark.parametrize("name", ["causal_leak_static_kv_cache", "mask_polarity_where_pooling",
                                   "padding_leak_mask_ignored", "batch_leak_eval_batch_statistics",
-                                  "causal_leak_conv_no_causal_padding", "nondeterministic_noise_in_eval"])
+                                  "causal_leak_conv_no_causal_padding", "nondeterministic_noise_in_eval",
+                                  "causal_leak_linear_attention_normalizer", "causal_leak_ssm_centred_conv"])
 def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     errors, report = _errors(name, witness=False)
     assert errors == [] and "witnesses" not in report.summary
@@ -57,6 +60,9 @@ def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     ("ok_noise_in_training", {"repeat", "batch"}),
     ("ok_detr_padded_image", {"repeat", "batch"}),
     ("ok_pad_id_masked_pool", {"repeat", "batch", "padding"}),
+    ("ok_linear_attention_running_normalizer", {"repeat", "batch", "causal"}),  # causal: its running sums
+    ("ok_ssm_causal_conv", {"repeat", "batch", "causal"}),  # causal: its scan, first to last
+    ("ok_bidirectional_scan_tagger", {"repeat", "batch"}),  # scans both ways: no causal claim
 ])
 def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str]) -> None:
     report, _ = check_entry(catalogue()[name])

@@ -8,7 +8,8 @@ kind ignores, and the invariant is checked on its outputs:
 - *padding*: changing what padded positions hold moves no output at a real position and no
   pooled output (a padding mask that pads nothing gets padding of attnscope's own; padding
   known only from a pad id gets that id's embedding row redrawn);
-- *causal*: in a model with a causal mask, changing the tokens after position t moves no
+- *causal*: in a model built to be causal (a causal mask, `is_causal`, a KV cache, running sums
+  or a first-to-last scan in a language model), changing the tokens after position t moves no
   output at or before t.
 
 A violated witness is localized by difference (`localize`) and becomes a finding with the

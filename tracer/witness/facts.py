@@ -69,7 +69,8 @@ def gather(analysis, positions: list[int]) -> Facts:
             facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
         facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
     _padding(analysis, facts, positions)
-    facts.causal = _causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
+    facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
+                    or _causal_by_construction(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
     facts.compares_samples = _compares_samples(analysis)
     facts.sample_masks = _sample_masks(analysis, positions)
@@ -169,17 +170,87 @@ def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
     writes_cache = any(event.inplace and event.inputs and
                        getattr(source_behind(analysis, event.inputs[0].vid), "kind", None) == "buffer"
                        for event in recording.events)
-    if not writes_cache:
+    sequence = _own_token_sequence(analysis, facts) if writes_cache else None
+    return {sequence: 0} if sequence is not None else {}
+
+
+def _causal_by_construction(analysis, facts: Facts) -> dict[str, int]:
+    """A model that predicts its own tokens and mixes their positions by a running sum over them
+    (linear attention's `cumsum`) or a scan that reads them one by one, first to last (an SSM's
+    recurrence), is built to be causal even without a mask: its tokens are witnessed as causal.
+    A scan that also runs last to first (a bidirectional one) is no such evidence."""
+    sequence = _own_token_sequence(analysis, facts)
+    if sequence is None:
         return {}
+    runs = _running_sums(analysis) | _scans(analysis)
+    return {sequence: 0} if runs and "backward" not in runs else {}
+
+
+def _own_token_sequence(analysis, facts: Facts) -> str | None:
+    """The token sequence of a model with a vocabulary score at every one of its positions."""
+    recording = analysis.recording
     for data in facts.data:
         if data is None or data.sequence is None or data.seq is None or not data.vocabulary:
             continue
         size = recording.sources[data.vid].meta.shape[data.seq]
-        scores_tokens = any(len(out.shape) >= 2 and out.shape[-1] == data.vocabulary and size in out.shape[:-1]
-                            for out in recording.outputs)  # a vocabulary score at every position
-        if scores_tokens and size > 1:
-            return {data.sequence: 0}
-    return {}
+        if size > 1 and any(len(out.shape) >= 2 and out.shape[-1] == data.vocabulary and size in out.shape[:-1]
+                            for out in recording.outputs):
+            return data.sequence
+    return None
+
+
+def _along_positions(analysis, axis: int) -> bool:
+    """Whether an axis runs over the positions of a sequence (any: a convolution's output too)."""
+    return analysis.table.get(axis).kind == "seq"
+
+
+def _running_sums(analysis) -> set[str]:
+    """"forward" for a floating-point `cumsum` along the sequence (a count over a mask is not one)."""
+    found = set()
+    for event in analysis.recording.ops("cumsum"):
+        if not event.inputs or "float" not in event.outputs[0].dtype:
+            continue
+        axes = analysis.axes_of(event.inputs[0])
+        dim = event.arg(1, "dim")
+        if isinstance(dim, int) and -len(axes) <= dim < len(axes) and _along_positions(analysis, axes[dim]):
+            found.add("forward")
+    return found
+
+
+def _scans(analysis) -> set[str]:
+    """The directions in which some value is read one position at a time (`x[:, t]` for every t)."""
+    order: dict[tuple[int, int], list[int]] = {}
+    for event in analysis.recording.ops("getitem", "select"):
+        if not event.inputs:
+            continue
+        axes = analysis.axes_of(event.inputs[0])
+        picked = _picked_position(event, len(axes))
+        if picked is not None and _along_positions(analysis, axes[picked[0]]):
+            order.setdefault((event.inputs[0].vid, picked[0]), []).append(picked[1])
+    found = set()
+    for seen in order.values():
+        if len(seen) < 2 or len(set(seen)) != len(seen):
+            continue
+        if seen == sorted(seen):
+            found.add("forward")
+        elif seen == sorted(seen, reverse=True):
+            found.add("backward")
+    return found
+
+
+def _picked_position(event, rank: int) -> tuple[int, int] | None:
+    """(dim, index) of an event that takes one whole position of a value: `x[:, t]`, `x.select(1, t)`."""
+    if event.op == "select":
+        dim, index = event.arg(1, "dim"), event.arg(2, "index")
+        return (dim % rank, index) if isinstance(dim, int) and isinstance(index, int) else None
+    index = event.args[1] if len(event.args) > 1 else None
+    index = index if isinstance(index, list) else [index]
+    ints = [(dim, item) for dim, item in enumerate(index) if isinstance(item, int) and not isinstance(item, bool)]
+    if len(ints) != 1 or any(item is None or item == "..." or (isinstance(item, dict) and "slice" not in item)
+                             for item in index):
+        return None
+    dim, item = ints[0]
+    return (dim, item) if item >= 0 else None
 
 
 def _vid_behind(analysis, vid: int) -> int:

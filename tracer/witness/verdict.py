@@ -23,6 +23,9 @@ HARMS: dict[str, tuple[str, ...]] = {
               "positional-axis", "axis-mismatch"),
     "repeat": ("dropout-eval", "nondeterministic"),
 }
+# Ops that mix positions or samples: where a change enters values the axes cannot place, one of these made it.
+MIXING = frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "cumsum", "cumprod", "roll", "pad",
+                             "avg_pool1d", "max_pool1d", "interpolate", "fft_fft", "fft_rfft", "sum", "mean"})
 STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
 MESSAGES = {
@@ -107,6 +110,11 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         code = "mask-polarity" if localized.hides_real else code
         where = (f"this mask hides the real positions and keeps the padded ones, which the {pooling} then reads"
                  if localized.hides_real else f"this mask leaves padded positions in what the {pooling} reads")
+    elif (mixer := _untracked_mixer(analysis, localized)) is not None:
+        index, reached = mixer, events[localized.event]
+        mixed = "samples" if kind == "batch" else "positions"
+        where = (f"the change gets in at this {events[index].op}, which mixes {mixed} into values whose axes "
+                 f"attnscope cannot place, and first shows at the {reached.op} on line {reached.line}")
     elif index is None:
         index = localized.event
         here = (events[index].file, events[index].line)
@@ -121,6 +129,17 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         analysis.node_ids[index] if aligned else "", event=index if aligned else None, related=related,
         witness=witness,
     )
+
+
+def _untracked_mixer(analysis, localized: Localized) -> int | None:
+    """The op where the change entered values the axes cannot place, when that op mixes positions or
+    samples (a convolution, a running sum, a reduction): the change was made there, not where it shows."""
+    if not localized.through:
+        return None
+    start = min(localized.through)
+    if analysis.recording.events[start].op not in MIXING or start > localized.event:
+        return None
+    return start
 
 
 def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str]:
