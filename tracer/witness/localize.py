@@ -41,7 +41,15 @@ def aligned(first: Recording, second: Recording) -> bool:
 
 
 def localize(analysis, base: Recording, changed: Recording, region: Region) -> Localized | None:
-    """The first op of `analysis`'s recording (aligned with both runs) where the change got in."""
+    """The first op of `analysis`'s recording (aligned with both runs) where the change got in.
+
+    Values over another sequence than the witnessed one are first left undetermined (it may be
+    this one, written into a cache); when that leaves nothing to blame, they are read as the
+    outputs are, wholly protected (a decoder's positions over a padded encoder)."""
+    return _first_moved(analysis, base, changed, region, False) or _first_moved(analysis, base, changed, region, True)
+
+
+def _first_moved(analysis, base: Recording, changed: Recording, region: Region, other_protected: bool) -> Localized | None:
     table = analysis.table
     undetermined: dict[int, int] = {}  # vid -> its producer, for values that moved but cannot be placed
     found: Localized | None = None
@@ -50,7 +58,7 @@ def localize(analysis, base: Recording, changed: Recording, region: Region) -> L
             before, after = base.values.get(meta.vid), changed.values.get(meta.vid)
             if before is None or after is None:
                 continue
-            cells = protected_cells(table, analysis.axes_of(meta), meta.shape, region)
+            cells = protected_cells(table, analysis.axes_of(meta), meta.shape, region, output=other_protected)
             if cells is None:
                 if changed_anywhere(before, after):
                     undetermined[meta.vid] = event.index
