@@ -78,11 +78,17 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by `pid` (a child that has ended: what it started is
+    either still in its group, or adopted, and so found among the orphans)."""
+    _sigkill(os.killpg, pid)
+
+
 def kill_tree(pid: int) -> None:
     """SIGKILL `pid`'s process group, `pid` and every descendant of it (found first, while
     `pid` still holds them)."""
     below = descendants(pid)
-    _sigkill(os.killpg, pid)
+    kill_group(pid)
     for member in [pid, *below]:
         _sigkill(os.kill, member)
 

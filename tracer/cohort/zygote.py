@@ -32,7 +32,7 @@ from typing import Any
 
 from .jobs import ZOO, Job
 from .outcome import Output, outcome
-from .processes import become_subreaper, children, kill_tree
+from .processes import become_subreaper, children, kill_group, kill_tree
 
 GRACE = 1.0  # seconds to wait for a dead child's pipes, held open by something it started
 MAX_RESULT = 256 << 20  # a result larger than this is not attnscope's: the child is killed
@@ -233,6 +233,7 @@ class Zygote:
             running.output_fd = None
 
     def _kill(self, running: Child) -> None:
+        """Kill a child still running, with everything it started."""
         kill_tree(running.pid)
 
     def _kill_orphans(self) -> None:
@@ -265,7 +266,7 @@ class Zygote:
             ended = True
             running = self.children.get(pid)
             if running is not None:
-                self._kill(running)  # its group and what it started: a zombie's pid is not reused yet
+                kill_group(pid)  # while it is a zombie, its pid (its group's id) is not reused
             try:
                 pid, status = os.waitpid(pid, 0 if pid > 0 else os.WNOHANG)
             except ChildProcessError:
@@ -276,7 +277,7 @@ class Zygote:
             if running is None:
                 continue
             if not hasattr(os, "waitid"):
-                self._kill(running)
+                kill_group(pid)
             running.status, running.reaped_at = status, time.monotonic()
             if running.answered:
                 self._forget(pid)

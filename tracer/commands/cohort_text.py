@@ -43,7 +43,8 @@ class CohortText:
         if row.output:
             for line in output_lines(row.target, row.output, result.get("output_lines")):
                 out.print(line)
-        out.print(RichText.assemble((row.target, "bold"), ": ", (f"failed ({row.verdict})", "bold red"), f": {row.error}"))
+        failed = (f"failed ({row.verdict})", "bold red")
+        out.print(RichText.assemble((row.target, "bold"), ": ", failed, f": {row.error}"))
 
     def finish(self) -> None:
         shown = sum(self.verdicts.values())
