@@ -212,8 +212,9 @@ def test_check_reports_unloadable_target_and_checks_the_others(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     good = write(tmp_path, "attention.py", ATTENTION) + ":build"
+    other = write(tmp_path, "other.py", ATTENTION) + ":build"
     missing = str(tmp_path / "absent.py") + ":build"
-    status, out, err = run(capsys, "check", "--json", good, missing, good)
+    status, out, err = run(capsys, "check", "--json", good, missing, other)
     objects = json_lines(out)
     assert status == 2
     assert len(objects) == 3

@@ -1,9 +1,10 @@
 """What runs inside one target's child process, right after the warm parent forked it.
 
-The child puts itself in its own process group (so the whole group can be killed), sends
-its standard output and error to the parent's capture pipe, limits its own memory, checks
-the target, writes one JSON result to the result pipe and leaves with `os._exit`, never
-returning into the parent's code. A target that never comes back is the parent's to kill.
+The child makes itself a session leader and the subreaper of what it starts (so the parent
+can find and kill all of it, `processes`), sends its standard output and error to the
+parent's capture pipe and a fatal error's stack to a crash file, limits its own memory,
+checks the target, writes one JSON result to the result pipe and leaves with `os._exit`,
+never returning into the parent's code. A target that never comes back is the parent's to kill.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import sys
 import traceback
 from typing import Any
 
+from .frames import student_frames
 from .jobs import Job
+from .processes import become_subreaper
 
 MAX_DIAGRAMS = 3  # flagged blocks drawn per target, for `attnscope report`
 
@@ -134,11 +137,12 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def main(job: Job, result_fd: int, output_fd: int, closing: list[int]) -> None:
+def main(job: Job, result_fd: int, output_fd: int, crash_fd: int, closing: list[int]) -> None:
     """Run one job in a freshly forked child; never returns."""
     status = 0
     try:
-        os.setpgid(0, 0)
+        os.setsid()
+        become_subreaper()
         signal.set_wakeup_fd(-1)
         for number in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE):
             signal.signal(number, signal.SIG_DFL)
@@ -150,7 +154,7 @@ def main(job: Job, result_fd: int, output_fd: int, closing: list[int]) -> None:
         os.dup2(output_fd, 2)
         os.close(null)
         os.close(output_fd)
-        faulthandler.enable(file=sys.stderr)  # a segfault leaves its Python stack in the output
+        faulthandler.enable(file=crash_fd)  # a segfault leaves its Python stack for the parent
         if job.max_memory:
             limit_memory(job.max_memory)
         import torch
@@ -161,7 +165,7 @@ def main(job: Job, result_fd: int, output_fd: int, closing: list[int]) -> None:
         try:
             result = check(job)
         except BaseException as problem:  # attnscope's own failure on this target: reported, not raised
-            traceback.print_exc()
+            print(student_frames(traceback.format_exc()), end="", file=sys.stderr)
             result = {"target": job.target, "error": f"attnscope failed on it: {type(problem).__name__}: {problem}",
                       "kind": "crashed"}
         _write_all(result_fd, json.dumps(result).encode())

@@ -45,8 +45,16 @@ def _client(address: str, parallel: int) -> Any:
         raise TargetError(f"cannot reach the Dask scheduler at {address}: {problem}") from None
 
 
+def _result(job: Job, future: Any) -> dict[str, Any]:
+    try:
+        return future.result()
+    except Exception as problem:  # noqa: BLE001 - a worker that died: that target's outcome
+        return {"target": job.target, "error": f"{job.target}: the Dask worker failed: {problem}", "kind": "crashed"}
+
+
 def run_dask(jobs: list[Job], address: str, parallel: int) -> Iterator[tuple[Job, dict[str, Any]]]:
-    """Each job's one object, in the order they finish on the cluster at `address` (or "local")."""
+    """Each job's one object, in the order they finish on the cluster at `address` (or "local");
+    on Ctrl-C, those that have come in first."""
     from distributed import as_completed
 
     client = _client(address, parallel)
@@ -55,13 +63,17 @@ def run_dask(jobs: list[Job], address: str, parallel: int) -> Iterator[tuple[Job
             client.submit(check_on_worker, job.to_dict(), pure=False, key=f"attnscope-check-{job.index}-{id(jobs)}"): job
             for job in jobs
         }
-        for future in as_completed(futures):
-            job = futures[future]
-            try:
-                yield job, future.result()
-            except Exception as problem:  # noqa: BLE001 - a worker that died: that target's outcome
-                yield job, {"target": job.target, "error": f"{job.target}: the Dask worker failed: {problem}",
-                            "kind": "crashed"}
+        waiting = dict(futures)
+        try:
+            for future in as_completed(futures):
+                job = waiting.pop(future)
+                yield job, _result(job, future)
+        except KeyboardInterrupt:  # hand over what has come in, then stop (as `run_local` does)
+            for future, job in list(waiting.items()):
+                if future.done():
+                    del waiting[future]
+                    yield job, _result(job, future)
+            raise
     finally:
         cluster = getattr(client, "cluster", None)
         client.close()

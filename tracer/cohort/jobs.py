@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from ..specs import Spec, content_hash, imported_packages, parse, source_file
 
 DEFAULT_TIMEOUT = 120.0
+RESULT_OPTIONS = ("device", "layout", "value_budget", "witness", "timeout", "max_memory")
 ZOO = "attnscope.zoo"  # in `preload`: load the zoo catalogues (their entry-point group) in the warm parent
 
 
@@ -47,15 +49,39 @@ class Job:
         return cls(**{**data, "preload": tuple(data.get("preload", ()))})
 
 
+def identity(target: str, cwd: str) -> str:
+    """What makes two targets the same one: the real path of their file and their NAME
+    (`subs/a.py:build` and `./subs/a.py:build`), else the target as given."""
+    try:
+        spec: Spec | None = parse(target)
+    except Exception:  # a malformed target is itself
+        return target
+    path = source_file(spec, cwd) if spec and spec.kind in ("file", "notebook", "recording") else None
+    return json.dumps([spec.kind, os.path.realpath(path), spec.name]) if spec and path else target
+
+
+def distinct(targets: list[str]) -> list[str]:
+    """`targets` with each one only the first time it is named (given twice, matched by two patterns)."""
+    cwd = os.getcwd()
+    seen: set[str] = set()
+    kept = []
+    for target in targets:
+        same = identity(target, cwd)
+        if same not in seen:
+            seen.add(same)
+            kept.append(target)
+    return kept
+
+
 def make_jobs(targets: list[str], **settings: Any) -> list[Job]:
     """One job per target, with the content hash of its file and the libraries it imports.
 
     `settings` are the `Job` fields shared by all (device, layout, timeout, ...). `options`
-    records the settings that change a result, so a results file re-checks a target whose
-    options changed.
+    records the settings that change a result (the limits too: a longer --timeout may let
+    a target finish), so a results file re-checks a target whose options changed.
     """
     cwd = os.getcwd()
-    options = {key: settings.get(key) for key in ("device", "layout", "value_budget", "witness")}
+    options = {key: settings.get(key) for key in RESULT_OPTIONS}
     # Several zoo targets: the warm parent loads the whole zoo once; one imports its own module.
     zoo = (ZOO,) if sum(target.startswith("zoo:") for target in targets) > 1 else ()
     jobs = []

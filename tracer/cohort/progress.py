@@ -44,5 +44,7 @@ class Progress:
             print(f"[{self.done}/{self.total}] {target}: {verdict(result)}{note}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        """Take the bar off the terminal (once; later calls do nothing)."""
         if self.bar is not None:
             self.bar.stop()
+            self.bar = None

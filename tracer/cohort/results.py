@@ -3,7 +3,8 @@
 A line is the target's object (as `--format json` prints it) plus what makes it reusable:
 `sha256` (the target's file content) and `options` (the settings that change a result).
 A later run with the same file skips every target whose target, content and options are
-already there, so an interrupted run resumes where it stopped. The lines may also carry
+already there, so an interrupted run resumes where it stopped; `--recheck failed` checks
+again those whose recorded result is a failure (a timeout, a crash, ...). The lines may also carry
 `diagrams` (the DOT source of flagged blocks) for `attnscope report`.
 """
 
@@ -57,10 +58,14 @@ def printed(item: dict[str, Any]) -> dict[str, Any]:
 
 
 class ResultsFile:
-    """The results already in `path` (by key), and the file open for appending new ones."""
+    """The results already in `path` (by key), and the file open for appending new ones.
 
-    def __init__(self, path: str) -> None:
+    With `recheck_failed`, a recorded failure is not reused: its target is checked again.
+    """
+
+    def __init__(self, path: str, recheck_failed: bool = False) -> None:
         self.path = path
+        self.recheck_failed = recheck_failed
         self.done = {key(item["target"], item.get("sha256"), item.get("options", {})): item
                      for item in read_results(path)}
         self._ensure_line_start()
@@ -82,7 +87,9 @@ class ResultsFile:
             raise ResultsError(f"cannot write {self.path}: {problem.strerror or problem}") from None
 
     def stored(self, job: Job) -> dict[str, Any] | None:
-        return self.done.get(key(job.target, job.sha256, job.options))
+        """The recorded result `job` may reuse, or None when it is to be checked."""
+        found = self.done.get(key(job.target, job.sha256, job.options))
+        return None if found is None or (self.recheck_failed and "error" in found) else found
 
     def append(self, job: Job, result: dict[str, Any]) -> None:
         line = {**result, "sha256": job.sha256, "options": job.options}

@@ -10,8 +10,9 @@ standard input and answers one JSON line per finished target on its standard out
     <- {"id": 7, "result": {...}}             the target's one object (outcome.py)
 
 It never runs user code itself: it only imports installed libraries and forks. Each child
-is in its own process group, so a timeout kills the child and whatever it started. When
-its standard input closes (the client is gone), it kills the children left and exits.
+is its own session, and this process adopts what a child leaves behind (`processes`), so
+a timeout or a child's end kills the child and whatever it started, also what left its
+group. When its standard input closes (the client is gone), it kills what is left and exits.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from typing import Any
 
 from .jobs import ZOO, Job
 from .outcome import Output, outcome
+from .processes import become_subreaper, children, kill_group, kill_tree
 
 GRACE = 1.0  # seconds to wait for a dead child's pipes, held open by something it started
 MAX_RESULT = 256 << 20  # a result larger than this is not attnscope's: the child is killed
 READ_SIZE = 1 << 16
+MAX_CRASH = 1 << 16  # bytes of a fatal error's stack read back (faulthandler stops at 100 frames a thread)
 
 
 # --------------------------------------------------------------------------- warming up
@@ -124,6 +127,7 @@ class Child:
     deadline: float
     result_fd: int | None
     output_fd: int | None
+    crash_fd: int
     result: bytearray = field(default_factory=bytearray)
     output: Output = field(default_factory=Output)
     status: int | None = None
@@ -133,6 +137,21 @@ class Child:
 
     def open_fds(self) -> list[int]:
         return [fd for fd in (self.result_fd, self.output_fd) if fd is not None]
+
+    def crash(self) -> bytes:
+        """What faulthandler wrote to the child's crash file (empty unless it died of a fatal error)."""
+        return os.pread(self.crash_fd, MAX_CRASH, 0)
+
+
+def _crash_file() -> int:
+    """An unnamed file for a child's fatal-error stack: faulthandler writes it from a signal
+    handler, where a full pipe would block; the parent reads it once the child has ended."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("attnscope-crash")
+    import tempfile
+
+    with tempfile.TemporaryFile() as unnamed:
+        return os.dup(unnamed.fileno())
 
 
 class Zygote:
@@ -157,18 +176,19 @@ class Zygote:
     def _fork(self, request: int, job: Job) -> None:
         result_r, result_w = os.pipe()
         output_r, output_w = os.pipe()
+        crash = _crash_file()
         closing = [self.requests, self.responses, self.wake_r, self.wake_w, result_r, output_r]
-        closing += [fd for running in self.children.values() for fd in running.open_fds()]
+        closing += [fd for running in self.children.values() for fd in (*running.open_fds(), running.crash_fd)]
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
             from .child import main
 
-            main(job, result_w, output_w, closing)  # never returns
+            main(job, result_w, output_w, crash, closing)  # never returns
         os.close(result_w)
         os.close(output_w)
-        running = Child(request, job, pid, time.monotonic() + job.timeout, result_r, output_r)
+        running = Child(request, job, pid, time.monotonic() + job.timeout, result_r, output_r, crash)
         self.children[pid] = running
         for fd, what in ((result_r, "result"), (output_r, "output")):
             self.selector.register(fd, selectors.EVENT_READ, (pid, what))
@@ -213,10 +233,20 @@ class Zygote:
             running.output_fd = None
 
     def _kill(self, running: Child) -> None:
-        try:
-            os.killpg(running.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Kill a child still running, with everything it started."""
+        kill_tree(running.pid)
+
+    def _kill_orphans(self) -> None:
+        """Kill what ended children left behind: this process's children that it never forked
+        (adopted as their subreaper), with everything below them."""
+        for pid in children(os.getpid()) - self.children.keys():
+            kill_tree(pid)
+
+    def _forget(self, pid: int) -> None:
+        running = self.children.pop(pid)
+        self._close(running, "result")
+        self._close(running, "output")
+        os.close(running.crash_fd)
 
     def _ended(self) -> int:
         """The pid of a child that ended, not yet collected (0 if none). Where the platform can
@@ -230,27 +260,29 @@ class Zygote:
             return 0
 
     def _reap(self) -> None:
-        """Collect every child that ended; kill what it left behind in its group first."""
+        """Collect every child that ended; kill what it left behind first."""
+        ended = False
         while pid := self._ended():
+            ended = True
             running = self.children.get(pid)
             if running is not None:
-                self._kill(running)  # its own group: a zombie's pid is not reused yet
+                kill_group(pid)  # while it is a zombie, its pid (its group's id) is not reused
             try:
                 pid, status = os.waitpid(pid, 0 if pid > 0 else os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             if pid == 0:
-                return
+                break
             running = self.children.get(pid)
             if running is None:
                 continue
             if not hasattr(os, "waitid"):
-                self._kill(running)
+                kill_group(pid)
             running.status, running.reaped_at = status, time.monotonic()
             if running.answered:
-                self._close(running, "result")
-                self._close(running, "output")
-                del self.children[pid]
+                self._forget(pid)
+        if ended:
+            self._kill_orphans()
 
     def _finish(self, now: float) -> None:
         """Answer for every child whose result is in (both pipes closed behind it), or that
@@ -268,13 +300,13 @@ class Zygote:
                 continue
             job = running.job
             status = running.status if running.status is not None else 0
-            result = outcome(job.target, bytes(running.result), status, running.timed_out, job.timeout, running.output)
+            crash = running.crash() if running.status is not None else b""
+            result = outcome(job.target, bytes(running.result), status, running.timed_out, job.timeout,
+                             running.output, crash)
             self._send({"id": running.request, "result": result})
             running.answered = True
             if running.status is not None:
-                self._close(running, "result")
-                self._close(running, "output")
-                del self.children[pid]
+                self._forget(pid)
 
     def _send(self, message: dict) -> None:
         data = memoryview((json.dumps(message) + "\n").encode())
@@ -319,6 +351,7 @@ class Zygote:
         finally:
             for running in self.children.values():
                 self._kill(running)
+            self._kill_orphans()
 
 
 def main() -> None:
@@ -329,6 +362,7 @@ def main() -> None:
     os.dup2(2, 1)  # anything printed while importing goes to stderr, never into the protocol
     os.close(null)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's; it closes our stdin
+    become_subreaper()
     here = os.getcwd()
     sys.path[:] = [entry for entry in sys.path if entry not in ("", ".", here)]  # never the user's modules
     warm(json.loads(sys.argv[1]) if len(sys.argv) > 1 else [], "warm" in sys.argv[2:])

@@ -4,19 +4,20 @@ Every target is checked in its own child process of a warm parent (`tracer.cohor
 student code is untrusted, so a target that hangs, crashes, exits, allocates past
 `--max-memory` or prints costs only its own result. `--jobs N` children run at once,
 here or on a Dask cluster (`--scheduler`); results come out in target order whatever
-order they finish in. `--results FILE.jsonl` keeps each result as it ends and skips
-those already there, so an interrupted run resumes.
+order they finish in, each target once however often it was named. `--results FILE.jsonl`
+keeps each result as it ends and skips those already there (same content and options),
+so an interrupted run resumes. Ctrl-C shows every result finished so far, then stops.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from ..formats import FORMATS
 from ..specs import expand, problem
-from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, parse_size
+from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, note, parse_size
 
 INTERRUPTED = 130
 
@@ -85,6 +86,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     batch.add_argument("--results", metavar="FILE.jsonl", default=None,
                        help="append each target's result to FILE and skip targets already in it (same file "
                             "content and options), so an interrupted run resumes; `attnscope report FILE` sums it up")
+    batch.add_argument("--recheck", choices=("failed",), default=None,
+                       help="with --results: check again the targets whose recorded result is a failure "
+                            "(timeout, crash, memory, exit, target error)")
 
 
 def _settings(options: argparse.Namespace, parallel: int) -> dict[str, Any]:
@@ -96,66 +100,112 @@ def _settings(options: argparse.Namespace, parallel: int) -> dict[str, Any]:
     }
 
 
-def _results(jobs: list, options: argparse.Namespace, parallel: int, stored: Any) -> Iterator[tuple[Any, dict, bool]]:
-    """(job, result, reused) for every job: refused and stored ones first, then as children finish."""
-    fresh = []
+Finished = Generator[tuple[Any, dict[str, Any]], None, None]
+
+
+def _known(jobs: list, stored: Any) -> tuple[list[tuple[Any, dict[str, Any], bool]], list]:
+    """(job, result, reused) for the targets refused before they run and those the results
+    file already holds; and the jobs left to run."""
+    known, fresh = [], []
     for job in jobs:
         refused = problem(job.target)
         reused = stored.stored(job) if stored else None
         if refused:
-            yield job, {"target": job.target, "error": refused, "kind": "target"}, False
+            known.append((job, {"target": job.target, "error": refused, "kind": "target"}, False))
         elif reused is not None:
-            yield job, reused, True
+            known.append((job, reused, True))
         else:
             fresh.append(job)
+    return known, fresh
+
+
+def _finished(fresh: list, options: argparse.Namespace, parallel: int) -> Finished:
+    """(job, result) as the children finish, here or on Dask (which on Ctrl-C hand over what
+    has finished before they stop: see `drained`)."""
     if not fresh:
         return
     if options.scheduler:
         from ..cohort.dask import run_dask
 
-        finished = run_dask(fresh, options.scheduler, parallel)
+        yield from run_dask(fresh, options.scheduler, parallel)
     else:
         from ..cohort.local import run_local
 
-        finished = run_local(fresh, parallel)
-    for job, result in finished:
-        yield job, result, False
+        yield from run_local(fresh, parallel)
+
+
+def drained(finished: Finished) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """After Ctrl-C: the results `finished` already holds, before it stops.
+
+    The Ctrl-C is passed into it (unless it arose there and it has already stopped), and it
+    hands over its finished results, then ends by raising it again.
+    """
+    try:
+        item = finished.throw(KeyboardInterrupt())
+        while True:
+            yield item
+            item = next(finished)
+    except (KeyboardInterrupt, StopIteration):
+        return
 
 
 def run(options: argparse.Namespace) -> int:
-    from ..cohort.jobs import make_jobs
+    from ..cohort.jobs import distinct, make_jobs
     from ..cohort.progress import Progress
     from ..cohort.results import ResultsError, ResultsFile, printed
     from ..formats import presenter
+    from .cohort_text import CohortText
 
-    targets = expand(options.targets)
+    if options.recheck and not options.results:
+        error(f"--recheck {options.recheck} needs --results FILE.jsonl: the file that records the failures")
+        return USAGE
+    given = expand(options.targets)
+    targets = distinct(given)
+    if len(targets) < len(given):
+        left_out = len(given) - len(targets)
+        note(f"{left_out} target{'s' * (left_out != 1)} named more than once (the same file and NAME) "
+             "checked once")
     parallel = max(1, min(options.jobs or cores(), len(targets)))  # fewer targets than cores: more threads each
     try:
-        stored = ResultsFile(options.results) if options.results else None
+        stored = ResultsFile(options.results, recheck_failed=options.recheck == "failed") if options.results else None
     except ResultsError as problem_:
         error(str(problem_))
         return USAGE
     jobs = make_jobs(targets, **_settings(options, parallel))
-    show = presenter(options.format)
+    show = CohortText(len(jobs)) if options.format == "text" and len(jobs) > 1 else presenter(options.format)
     progress = Progress(len(jobs))
     waiting: dict[int, dict[str, Any]] = {}
     shown = 0
     status = OK
+
+    def deliver(job: Any, result: dict[str, Any], reused: bool) -> None:
+        """Keep one finished result, record it, and show every result now due in target order."""
+        nonlocal shown, status
+        waiting[job.index] = printed(result)
+        if stored is not None and not reused:
+            stored.append(job, result)
+        progress.advance(job.target, result, reused)
+        while shown in waiting:  # in target order, whatever order they finished in
+            status = max(status, _shown(show, waiting.pop(shown), options))
+            shown += 1
+
+    known, fresh = _known(jobs, stored)
+    finished = _finished(fresh, options, parallel)
     try:
-        for job, result, reused in _results(jobs, options, parallel, stored):
-            if stored is not None and not reused:
-                stored.append(job, result)
-            progress.advance(job.target, result, reused)
-            waiting[job.index] = printed(result)
-            while shown in waiting:  # in target order, whatever order they finished in
-                ready = waiting.pop(shown)
-                show.show(ready)
-                shown += 1
-                if "error" in ready:
-                    status = USAGE
-                elif _fails(ready, options.fail_on) and not options.exit_zero:
-                    status = max(status, FAILED)
+        try:
+            for job, result, reused in known:
+                deliver(job, result, reused)
+            for job, result in finished:
+                deliver(job, result, False)
+        except KeyboardInterrupt:
+            for job, result in drained(finished):
+                deliver(job, result, False)
+            raise
     except KeyboardInterrupt:
+        progress.close()
+        for index in sorted(waiting):  # finished behind one still running: shown all the same
+            _shown(show, waiting[index], options)
+        show.finish()
         kept = f"; {options.results} keeps the {progress.done} finished" if stored else ""
         error(f"interrupted after {progress.done} of {len(jobs)} targets{kept}")
         return INTERRUPTED
@@ -165,6 +215,14 @@ def run(options: argparse.Namespace) -> int:
             stored.close()
     show.finish()
     return status
+
+
+def _shown(show: Any, result: dict[str, Any], options: argparse.Namespace) -> int:
+    """Show one result; the exit status it calls for."""
+    show.show(result)
+    if "error" in result:
+        return USAGE
+    return FAILED if _fails(result, options.fail_on) and not options.exit_zero else OK
 
 
 def _fails(result: dict[str, Any], threshold: str) -> bool:

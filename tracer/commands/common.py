@@ -76,6 +76,11 @@ def error(message: str) -> None:
     print(f"attnscope: error: {message}", file=sys.stderr, flush=True)
 
 
+def note(message: str) -> None:
+    """One line on stderr that informs, where `error` would alarm."""
+    print(f"attnscope: note: {message}", file=sys.stderr, flush=True)
+
+
 def is_recording_path(spec: str) -> bool:
     """Whether a command-line target names a saved recording rather than code to run."""
     return spec.endswith(RECORDING_SUFFIX)

@@ -9,8 +9,10 @@
       | number of parameters: 1.2M
     TARGET: 1 error, 0 warnings (17 ops, 1 attention block)
 
-A target that could not be checked gets `attnscope: error: ...` on standard error, with
-its output framed beneath it there.
+A single target that could not be checked gets `attnscope: error: ...` on standard error,
+with its output framed beneath it there (over several, `check` shows it on standard output:
+`tracer.commands.cohort_text`). The output's header counts every line it printed
+(`output_lines`), also those the result no longer keeps.
 """
 
 from __future__ import annotations
@@ -97,18 +99,23 @@ def summary_line(report: Report) -> RichText:
     )
 
 
-def output_lines(target: str, output: str) -> list[RichText]:
-    """A target's own stdout/stderr, framed and cut, so it is never mistaken for attnscope's."""
+def output_lines(target: str, output: str, total: int | None = None) -> list[RichText]:
+    """A target's own stdout/stderr, framed and cut, so it is never mistaken for attnscope's.
+
+    `total` is how many lines it printed in all (`output_lines`), where `output` keeps only part.
+    """
     lines = output.rstrip("\n").splitlines()
+    total = max(total or 0, len(lines))
     shown = lines[:OUTPUT_LINES]
-    framed = [RichText.assemble((target, "bold"), f": output ({_plural(len(lines), 'line')}):")]
+    cut = f", first {len(shown)} shown" if total > len(shown) else ""
+    framed = [RichText.assemble((target, "bold"), f": output ({_plural(total, 'line')}{cut}):")]
     framed += [RichText(f"  | {line}") for line in shown]
-    if len(lines) > len(shown):
-        framed.append(RichText(f"  | [... {len(lines) - len(shown)} more lines; --format json carries more ...]"))
+    if total > len(shown):
+        framed.append(RichText(f"  | [... {total - len(shown)} more lines; --format json carries more ...]"))
     return framed
 
 
-def print_report(console: Console, report: Report, output: str = "") -> None:
+def print_report(console: Console, report: Report, output: str = "", total: int | None = None) -> None:
     for finding in report.findings:
         for line in finding_lines(finding, report.target):
             console.print(line)
@@ -116,7 +123,7 @@ def print_report(console: Console, report: Report, output: str = "") -> None:
     for note in report.notes:
         console.print(RichText(f"{report.target}: note: {note}"))
     if output:
-        for line in output_lines(report.target, output):
+        for line in output_lines(report.target, output, total):
             console.print(line)
     console.print(summary_line(report))
 
@@ -146,10 +153,10 @@ class Text:
         output = result.get("output", "")
         if "error" in result:
             self.err.print(RichText(f"attnscope: error: {result['error']}"))
-            for line in output_lines(result["target"], output) if output else ():
+            for line in output_lines(result["target"], output, result.get("output_lines")) if output else ():
                 self.err.print(line)
             return
-        print_report(self.out, report_from_dict(result), output)
+        print_report(self.out, report_from_dict(result), output, result.get("output_lines"))
 
     def finish(self) -> None:
         sys.stdout.flush()
