@@ -269,6 +269,7 @@ class Labeller:
         return lines
 
     def mask_kind(self, block: AttentionBlock, use: MaskUse) -> str:
+        """What the mask is, part by part (see `mask_kinds`)."""
         return mask_kind(self.analysis, block, use)
 
     def mask_axes(self, use: MaskUse) -> str:

@@ -9,16 +9,19 @@ label names every part a mask has, whatever the order the code combined them in.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 
 from ..blocks import AttentionBlock, MaskUse
 from ..checks.patterns import pattern_of
 
-BATCH_DIMS = (0, 1)
+if TYPE_CHECKING:
+    from ..analysis import Analysis
 
 
-def mask_kind(analysis, block: AttentionBlock, use: MaskUse) -> str:
-    """`causal`, `padding over keys`, `causal + padding over keys`, `window of 4 keys`, `other`, ..."""
+def mask_kind(analysis: "Analysis", block: AttentionBlock, use: MaskUse) -> str:
+    """`causal`, `padding over keys`, `causal + padding over keys`, `causal window of 3 keys`, `other`, ..."""
     if use.kind == "is_causal":
         return "causal"
     pattern = pattern_of(analysis, block, use)
@@ -41,7 +44,6 @@ def describe_hidden(hidden: torch.Tensor, offset: int | None = None) -> str:
         return "mask (hides nothing)"
     if bool(hidden.all()):
         return "hides every key"
-    size_q, size_k = hidden.shape[-2:]
     rows = _whole_rows(hidden)
     columns = _whole_columns(hidden, rows)
     live = ~rows[..., None] & ~columns[..., None, :]
@@ -51,7 +53,7 @@ def describe_hidden(hidden: torch.Tensor, offset: int | None = None) -> str:
         parts.append(words)
         if band is not None:  # rows and columns the band hides whole are its own, not padding
             rows = rows & ~_whole_rows(band)
-            columns = columns & ~_whole_columns(band | rows[..., None], rows)
+            columns = columns & ~_whole_columns(band, rows)
     padding = [word for word, found in (("keys", columns), ("queries", rows)) if bool(found.any())]
     if padding:
         parts.append("padding over " + " and ".join(padding))
