@@ -97,29 +97,15 @@ def args_text(event: OpEvent) -> str:
 
 
 def mask_kind(session: Session, block: AttentionBlock, use: MaskUse) -> str:
-    """"causal", "key padding" or "other", read from the mask's hidden pattern when it was kept."""
+    """What the mask is, in the diagrams' words (`causal + padding over keys`), read from its
+    hidden pattern when it was kept."""
     if use.kind == "is_causal":
         return "causal (is_causal=True)"
     if use.hidden is None:
         return "pattern unknown (mask values not kept)"
-    from tracer.checks.patterns import pattern_of
+    from tracer.render.mask_kinds import mask_kind as kind_of
 
-    pattern = pattern_of(session.analysis, block, use)
-    if pattern is None:
-        return "pattern not placed on the score table"
-    hidden = pattern.hidden
-    rows, cols = hidden.shape[-2:]
-    if rows == cols:
-        import torch
-
-        upper = torch.ones(rows, cols, dtype=torch.bool).triu(1)
-        if bool((hidden == upper).all()):
-            return "causal (hides keys after each query)"
-    if not pattern.varies_along(2) and pattern.varies_along(3):
-        return "key padding (hides the same keys from every query)"
-    if not bool(hidden.any()):
-        return "hides nothing"
-    return "other pattern"
+    return kind_of(session.analysis, block, use)
 
 
 def scale_text(block: AttentionBlock) -> str:

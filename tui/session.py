@@ -177,14 +177,31 @@ class Session:
         return max(0, min(index, len(self.events) - 1))
 
     def step_over(self, index: int) -> int | None:
-        """The next op of the same module call or of a caller: child modules run without stopping."""
+        """The next op of the same module call or of a caller: child modules run without stopping.
+
+        At the top level a child call is one statement of the model's forward, like the root's
+        own ops: from either, step over goes to the next one (its first op), never past them all.
+        """
         call = self.call_of(index)
         if call is None:
             return None
+        end = self.top_level_end(index)
+        if end is not None:
+            return end if end < len(self.events) else None
         for later in range(index + 1, len(self.events)):
             if self.calls[self.events[later].module_call].depth <= call.depth:
                 return later
         return None
+
+    def top_level_end(self, index: int) -> int | None:
+        """Where the top-level statement op `index` starts ends: the next op for a root op, the
+        end of the top-level call whose first op it is; None for an op inside a call begun earlier."""
+        call = self.call_of(index)
+        if call is None or call.parent is None:
+            return None if call is None else index + 1
+        while self.calls[call.parent].parent is not None:
+            call = self.calls[call.parent]
+        return call.end_event if call.first_event == index else None
 
     def step_into(self, index: int) -> int | None:
         """The first op inside the next child module call of the current call, else the next op."""

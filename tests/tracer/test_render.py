@@ -8,6 +8,7 @@ missing-Graphviz path, the CLI's exit statuses, and byte-identical output across
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -18,12 +19,17 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+import torch
+from torch import nn
 
+import tracer
 from tracer.cli import main
 from tracer.commands.common import trace_target
 from tracer.graph import findings_by_event
 from tracer.render import RenderError, RenderOptions, diagram, drawing, render_to_file
+from tracer.render.mask_kinds import describe_hidden, mask_kind
 from tracer.render.output import responsive_svg
+from tracer.targets import zoo_entries
 from tracer.trace import Trace
 
 FLAG_BORDER = "#cf222e"
@@ -136,7 +142,103 @@ def test_masks_say_kind_and_axes() -> None:
     assert "along Tq, Tk" in dot.text("masked_fill")
     padding = drawing(traced("ref_encoder_postnorm"), RenderOptions())
     masks = [n for n in padding.nodes.values() if n.kind == "mask"]
-    assert masks and all("padding" in n.lines and "along B, Tk" in n.lines for n in masks)
+    assert masks and all("padding over keys" in n.lines and "along B, Tk" in n.lines for n in masks)
+
+
+@pytest.mark.parametrize(("name", "block", "kind"), [
+    ("ref_encoder_decoder", 0, "padding over keys"),
+    ("ref_encoder_decoder", 2, "causal + padding over keys"),
+    ("ok_pair_padding_mask", 0, "padding over keys and queries"),  # an encoder's query-padding mask
+    ("mask_axis_query_broadcast", 0, "padding over queries"),
+    ("causal_diagonal_triu_zero", 0, "causal, diagonal hidden"),  # not padding: the band hides row 0
+    ("ok_sliding_window", 0, "causal window of 3 keys"),
+    ("ok_local_window_encoder", 0, "window ±2"),
+    ("ok_prefix_lm", 0, "causal after a prefix of 3 keys"),
+    ("ok_static_kv_cache", 0, "causal"),  # unwritten cache slots are hidden by the band itself
+    ("causal_leak_static_kv_cache", 0, "causal, shifted +1"),
+    ("causal_leak_triu_polarity", 0, "hides past keys"),
+    ("ok_graph_attention", 0, "other"),
+    ("ok_attention_mask_unpadded", 0, "mask (hides nothing)"),
+])
+def test_mask_kind_names_every_part(name: str, block: int, kind: str) -> None:
+    analysis = traced(name).analysis
+    found = analysis.blocks[block]
+    assert [mask_kind(analysis, found, use) for use in found.masks] == [kind]
+
+
+def test_mask_parts_read_from_the_hidden_pattern() -> None:
+    causal = torch.ones(4, 4, dtype=torch.bool).triu(1)
+    keys = torch.tensor([False, False, False, True])
+    assert describe_hidden(causal[None, None]) == "causal"
+    assert describe_hidden((causal | keys)[None, None]) == "causal + padding over keys"
+    rows = keys[:, None].expand(4, 4)
+    assert describe_hidden((rows | keys)[None, None]) == "padding over keys and queries"
+    assert describe_hidden(rows[None, None]) == "padding over queries"
+    scattered = torch.tensor([[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 1], [1, 1, 0, 0]], dtype=torch.bool)
+    assert describe_hidden(scattered[None, None]) == "other"
+    decode_step = torch.ones(4, 6, dtype=torch.bool).triu(3)  # two cached keys in front: offset 2
+    assert describe_hidden(decode_step[None, None], offset=2) == "causal"
+    assert describe_hidden(decode_step[None, None], offset=0) == "causal, shifted +2"
+
+
+class CausalThenPadding(nn.Module):
+    """A causal mask, then a padding mask broadcast over the queries (mask-axis), in that order."""
+
+    def __init__(self, d: int = 16, heads: int = 2) -> None:
+        super().__init__()
+        self.heads, self.qkv, self.out = heads, nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+    def forward(self, x: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        B, T, d = x.shape
+        q, k, v = (t.view(B, T, self.heads, -1).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+        scores = scores.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+        scores = scores.masked_fill(attention_mask[:, None, :, None] == 0, float("-inf"))
+        return self.out((scores.softmax(-1) @ v).transpose(1, 2).reshape(B, T, d))
+
+
+def test_attention_view_masks_in_code_order_each_with_its_own_finding() -> None:
+    torch.manual_seed(0)
+    model = CausalThenPadding().eval()
+    with tracer.trace(model) as traced_model:
+        model(torch.randn(2, 5, 16), torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]))
+    dot = parse(diagram(traced_model, attention=True).source)
+    assert ("block0/mask", "block0/mask1") in {(tail, head) for tail, head, _ in dot.edges}
+    assert "causal" in dot.text("block0/mask") and "padding" not in dot.text("block0/mask")
+    assert "padding over queries" in dot.text("block0/mask1")
+    assert "block0/mask1" in dot.red() and "block0/mask" not in dot.red()  # (the softmax is red: nan)
+    assert "mask-axis" in dot.text("block0/mask1")
+
+
+class CatAndIndex(nn.Module):
+    def forward(self, x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+        return torch.cat([x, x * 2], dim=-1)[:, index]
+
+
+def test_tensor_arguments_inside_lists_show_as_tensors() -> None:
+    model = CatAndIndex()
+    with tracer.trace(model) as traced_model:
+        model(torch.randn(2, 5, 4), torch.tensor([0, 2]))
+    lines = {n.title: n.lines for n in drawing(traced_model, RenderOptions()).nodes.values()}
+    assert lines["cat"] == ["2 tensors, dim=-1"]
+    assert re.fullmatch(r"\[:, \[[^\]]+\]\]", lines["getitem"][0]), lines["getitem"]  # `[:, [T]]`
+
+
+def _labels(made) -> list[str]:
+    texts = [made.title, *(c.label for c in made.clusters.values()), *(e.label for e in made.edges)]
+    for node in made.nodes.values():
+        texts += [node.title, *node.lines, *node.params, *node.flags]
+    return texts
+
+
+def test_no_label_in_the_zoo_shows_a_recording_placeholder() -> None:
+    """`{'$t': 0}` is how the recording writes a tensor argument down; a reader never sees it."""
+    leaked = []
+    for name in sorted(zoo_entries()):
+        for attention in (False, True):
+            made = drawing(traced(name), RenderOptions(attention=attention))
+            leaked += [(name, attention, text) for text in _labels(made) if "$t" in text or "{'" in text]
+    assert not leaked
 
 
 def test_bookkeeping_folded_and_head_split_one_box() -> None:
@@ -206,11 +308,33 @@ def test_focus_draws_one_module_and_its_boundary() -> None:
     dot = dot_of("ref_encoder_postnorm", focus="layers.0.self_attn", expand=True)
     assert "masked_fill" in dot.nodes and "masked_fill_1" not in dot.nodes
     assert not any(name.startswith("mean") for name in dot.nodes)  # layer norms are outside
-    assert any(name.startswith("from/") for name in dot.nodes) and "outside" in dot.nodes
     second = dot_of("ref_encoder_postnorm", focus="layers.1.self_attn")  # not folded into layer 0
     assert "masked_fill_1" in second.nodes and "masked_fill" not in second.nodes
     with pytest.raises(RenderError, match="did you mean layers.0.self_attn"):
         diagram(traced("ref_encoder_postnorm"), focus="layers.0.self_atn")
+
+
+def test_focus_draws_only_the_values_crossing_the_module() -> None:
+    """The encoder-decoder's decoder self-attention: its ops, two values in, one out, nothing else."""
+    focus = "decoder.layers.0.self_attn"
+    made = drawing(traced("ref_encoder_decoder"), RenderOptions(focus=focus))
+    ends = {end for edge in made.edges for end in (edge.tail, edge.head)}
+    assert set(made.nodes) == ends  # every box is connected
+    boundary = {n.id: n for n in made.nodes.values() if n.kind == "boundary"}
+    entering = sorted(n.lines[0] for n in boundary.values() if n.title == "in")
+    leaving = [n.lines for n in boundary.values() if n.title == "out"]
+    assert entering == ["B=2 × T_tgt_tokens=5 · bool", "B=2 × T_tgt_tokens=5 × d=32"]
+    assert leaving == [["B=2 × Tq_tgt_tokens=5 × d=32", "to decoder.layers.0.dropout"]]
+    events = traced("ref_encoder_decoder").analysis.recording.events
+    by_id = dict(zip(traced("ref_encoder_decoder").analysis.node_ids, events))
+    drawn = [by_id[node] for node in made.nodes if node in by_id]
+    assert drawn and all(e.module == focus or e.module.startswith(focus + ".") for e in drawn)
+    assert len(made.nodes) < 30
+    width = re.search(r'<svg width="([\d.]+)pt"', diagram(traced("ref_encoder_decoder"), focus=focus).svg())
+    assert width and float(width.group(1)) < 1500  # it was 50,854 pt: a box per op outside the module
+    inner = drawing(traced("ref_encoder_decoder"), RenderOptions(focus="encoder"))
+    out = [n for n in inner.nodes.values() if n.title == "out"]
+    assert [n.lines[-1] for n in out] == ["to decoder"]  # its readers named where they leave the focus
 
 
 # ------------------------------------------------------------------ the attention view

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from tui.app import ScopeApp
 from tui.screens.help import END, MORE, HelpScreen
+from tui.widgets.op_details import OpDetails
 from tui.widgets.op_timeline import MODULE_MIN, PADDING, OpTimeline, fit_columns
 from tui.widgets.source_view import SourceView
 
@@ -38,7 +39,7 @@ async def test_op_table_fits_its_pane(scope_app: Callable[[str], ScopeApp], size
         assert timeline.virtual_size.width <= timeline.scrollable_content_region.width
 
 
-@pytest.mark.parametrize("size, whole", [((80, 24), False), ((200, 50), True)])
+@pytest.mark.parametrize("size, whole", [((80, 24), False), ((120, 40), True), ((200, 50), True)])
 async def test_source_lines_are_cut_not_wrapped(scope_app: Callable[[str], ScopeApp], size: tuple[int, int],
                                                 whole: bool) -> None:
     app = scope_app("zoo:softmax_axis_query")
@@ -52,7 +53,51 @@ async def test_source_lines_are_cut_not_wrapped(scope_app: Callable[[str], Scope
         [current] = [line.text for line in lines if line.text.startswith("❱32")]
         assert "weights = torch.softmax(scores, dim=-2)" in current
         assert current.rstrip().endswith("…") != whole  # the 65-character line: whole only when it fits
-        assert (width >= 88 + len("❱32 ")) == whole
+        assert (width >= 65 + len("❱32 ")) == whole
+
+
+FLAGGED = 'att.masked_fill(self.mask[:, :, :T, :T] == 0, float("-inf"))'
+
+
+def shown(source: SourceView, number: int) -> str:
+    """The text of source line `number` as the pane draws it now."""
+    lines = [source.render_line(y).text for y in range(source.scrollable_content_region.height)]
+    return next(line for line in lines if line.lstrip("❱ ").startswith(f"{number} "))
+
+
+async def test_flagged_expression_whole_at_120_and_source_scrolls_sideways(
+        scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:causal_diagonal_buffer_init")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f")  # the masked_fill of line 37, flagged
+        await pilot.pause()
+        source = app.screen.query_one(SourceView)
+        line = shown(source, 37)
+        assert FLAGGED in line and line.rstrip().endswith("…")  # the expression whole, its comment cut
+        await pilot.press("tab", "tab")  # ops -> current op -> source
+        assert app.focused is source
+        await pilot.press("right", "right", "right", "right", "right")
+        await pilot.pause()
+        scrolled = shown(source, 37)
+        assert scrolled.split(" ", 1)[1].startswith("…") and scrolled.rstrip().endswith("# BUG: causal-diagonal")
+        await pilot.press("home")
+        await pilot.pause()
+        assert shown(source, 37) == line
+        await pilot.press("right")
+        app.screen.step = 12  # another op: its lines start at the left again
+        await pilot.pause()
+        assert source.shift == 0 and FLAGGED in shown(source, 37)
+
+
+async def test_current_op_keeps_room_at_80x24(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:causal_diagonal_buffer_init")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one(OpDetails).scrollable_content_region.height >= 8  # it was 4
+        assert screen.query_one(SourceView).scrollable_content_region.height >= 3
+        assert screen.query_one(OpTimeline).scrollable_content_region.height >= 5  # header and 4 ops
 
 
 async def test_help_scrolls_and_says_what_follows(scope_app: Callable[[str], ScopeApp]) -> None:

@@ -23,6 +23,19 @@ def test_step_over_runs_child_modules_through() -> None:
     assert all(steps.events[i].module.startswith("layers.0.") for i in range(residual + 1, landed))
 
 
+def test_step_over_at_the_top_level_stops_at_each_top_level_op_and_call() -> None:
+    steps = session("zoo:ref_encoder_decoder")
+    path, index = [0], 0
+    while (index := steps.step_over(index)) is not None:
+        path.append(index)
+    starts = {c.first_event for c in steps.calls if c.depth == 1 and c.first_event < c.end_event}
+    roots = {e.index for e in steps.events if e.module == ""}
+    assert set(path) == starts | roots  # every top-level statement, in order, none skipped
+    assert path == sorted(path) and path[-1] == steps.calls[-1].first_event  # ends at the vocabulary projection
+    encoder = next(c for c in steps.calls if c.path == "encoder")
+    assert steps.step_over(encoder.first_event) == encoder.end_event  # a top-level call is one step
+
+
 def test_step_into_enters_the_next_child_call_and_out_leaves_it() -> None:
     steps = session("zoo:ref_encoder_postnorm")
     assert steps.step_into(2) == 3

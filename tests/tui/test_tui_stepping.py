@@ -36,6 +36,19 @@ async def test_next_prev_over_into_out(scope_app: Callable[[str], ScopeApp]) -> 
         assert app.screen.query_one(OpDetails).text().startswith("#4 view")
 
 
+async def test_step_over_moves_at_the_top_level(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:ref_encoder_decoder")
+    events = traced("zoo:ref_encoder_decoder").recording.events
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("o")  # from the padding test (#0) to the source embedding's call
+        assert screen.step == 1 and events[1].module == "src_embedding"
+        last_root = max(e.index for e in events if e.module == "")
+        screen.step = last_root  # the root's last own op: the decoder still runs after it
+        await pilot.press("o")
+        assert screen.step == last_root + 1 and events[screen.step].module == "tgt_embedding"
+
+
 async def settled(pilot, condition: Callable[[], bool], turns: int = 50) -> bool:
     """Let the app process its messages until `condition` holds (False after `turns` pauses)."""
     for _ in range(turns):

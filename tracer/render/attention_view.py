@@ -20,7 +20,7 @@ from ..events import OpEvent, TensorMeta
 from ..findings import Finding
 from ..graph import findings_by_event
 from .flags import flag_lines, tooltip
-from .labels import Labeller, mask_kind
+from .labels import Labeller
 from .model import Cluster, DrawNode, Drawing, RenderError, RenderOptions
 
 STAGE_OF_CODE = {
@@ -30,6 +30,18 @@ STAGE_OF_CODE = {
     "head-merge": "concat",
 }
 MERGES = frozenset({"reshape", "view", "flatten", "_unsafe_view"})
+MASK_STAGES = frozenset({"mask", "after"})
+BUILT_WITHIN = 12  # ops walked back from an applied mask to find the op a mask finding is at
+
+
+def mask_boxes(block: AttentionBlock) -> dict[int, str]:
+    """Mask use's event -> the stage (box) that draws it: `mask`, `mask1`, ... before the softmax
+    and `after`, `after1`, ... after it, each in code order."""
+    boxes: dict[int, str] = {}
+    for stage in MASK_STAGES:
+        uses = sorted((u for u in block.masks if u.after == (stage == "after")), key=lambda u: u.event)
+        boxes.update({use.event: stage if n == 0 else f"{stage}{n}" for n, use in enumerate(uses)})
+    return boxes
 
 
 @dataclass
@@ -123,8 +135,8 @@ class AttentionView:
             stages[block.exp_event] = "softmax"
         if block.product_event is not None:
             stages.setdefault(block.product_event, "scores")
-        for use in block.masks:
-            stages[use.event] = "after" if use.after else "mask"
+        boxes = mask_boxes(block)
+        stages.update(boxes)
         if block.contraction_event is not None:
             stages.setdefault(block.contraction_event, "apply")
         for name, meta in (("q", made.q), ("k", made.k_operand), ("v", made.v)):
@@ -149,16 +161,40 @@ class AttentionView:
                         stages[index] = STAGE_OF_CODE[finding.code]
         for index, stage in sorted(stages.items()):
             for finding in self.findings.get(index, []):
-                target = STAGE_OF_CODE.get(finding.code, stage) if stage not in ("q", "k", "v", "concat") else stage
+                wanted = STAGE_OF_CODE.get(finding.code, stage)
+                if stage in ("q", "k", "v", "concat") or stage.rstrip("0123456789") == wanted:
+                    target = stage  # a mask's finding stays on that mask's box
+                elif wanted in MASK_STAGES:
+                    target = self._mask_built_by(block, index, boxes, wanted)
+                else:
+                    target = wanted
                 bucket = made.findings.setdefault(target, [])
                 if finding not in bucket:
                     bucket.append(finding)
+
+    def _mask_built_by(self, block: AttentionBlock, index: int, boxes: dict[int, str], stage: str) -> str:
+        """The box of the mask whose construction ran op `index` (else the first `stage` box)."""
+        for use in sorted(block.masks, key=lambda u: u.event):
+            if use.mask is not None and self._built_from(use.mask.vid, index):
+                return boxes[use.event]
+        return stage
+
+    def _built_from(self, vid: int, index: int) -> bool:
+        """Whether op `index` is among the ops that made value `vid`, within `BUILT_WITHIN` steps."""
+        frontier, seen = [vid], set()
+        for _ in range(BUILT_WITHIN):
+            makers = [e for e in (self._made_by(v) for v in frontier) if e is not None and e.index not in seen]
+            if any(e.index == index for e in makers):
+                return True
+            seen.update(e.index for e in makers)
+            frontier = [m.vid for e in makers for m in e.inputs]
+        return False
 
     def signature(self, made: Canon) -> tuple:
         block = made.block
         module = re.sub(r"\.\d+(?=\.|$)", ".#", block.module)
         return (module, block.kind, block.table_shape, round(block.scale or 0, 6),
-                tuple(mask_kind(u) for u in block.masks), tuple(sorted((k, tuple(f.code for f in v)) for k, v in made.findings.items())))
+                tuple(self.labeller.mask_kind(block, u) for u in block.masks), tuple(sorted((k, tuple(f.code for f in v)) for k, v in made.findings.items())))
 
     # ------------------------------------------------------------ drawing a block
     def _box(self, prefix: str, stage: str, title: str, lines: list[str], made: Canon, cluster: str,
@@ -201,9 +237,11 @@ class AttentionView:
             scale = self._box(prefix, "scale", "no scale", ["× 1"], made, cluster, dashed=True)
         self._edge(scores, scale, product_out, table_text if product_out is None else None)
         previous = scale
-        before = [u for u in block.masks if not u.after]
-        for position, use in enumerate(before):
-            node = self._box(prefix, "mask" if position == 0 else f"mask{position}", "mask", self.labeller.mask_lines(use) + inside,
+        boxes = mask_boxes(block)
+        in_order = sorted(block.masks, key=lambda u: u.event)
+        before = [u for u in in_order if not u.after]
+        for use in before:
+            node = self._box(prefix, boxes[use.event], "mask", self.labeller.mask_lines(block, use) + inside,
                              made, cluster, kind="mask", dashed=fused)
             self._edge(previous, node, None, table_text)
             previous = node
@@ -216,9 +254,9 @@ class AttentionView:
         self.drawing.rows.append((v, softmax))  # V waits beside the softmax: a short arrow into × V
         self._edge(previous, softmax, block.scores, None if block.scores is not None else table_text)
         previous = softmax
-        for position, use in enumerate(u for u in block.masks if u.after):
-            node = self._box(prefix, "after" if position == 0 else f"after{position}", "mask after softmax",
-                             self.labeller.mask_lines(use), made, cluster, kind="mask")
+        for use in (u for u in in_order if u.after):
+            node = self._box(prefix, boxes[use.event], "mask after softmax",
+                             self.labeller.mask_lines(block, use), made, cluster, kind="mask")
             self._edge(previous, node, block.weights)
             previous = node
         axes = ", ".join(self.table.describe(a) for a in block.contracted_axes) or "keys"

@@ -4,7 +4,8 @@ Every event is mapped to the *unit* that draws it: its own box, a group box (hea
 hand-written softmax), the box of a collapsed module (`depth`), or the unit of the matching
 event in the first instance of a repeated block. Edges are then the values handed between
 units, labelled with their axes; values inside one unit vanish. `focus` keeps the events of
-one module and draws what flows in and out of it as boundary boxes.
+one module and draws each value that enters it ("in", with where it was made) and each that
+leaves it ("out", with who reads it) as one boundary box; nothing else outside is drawn.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from .simplify import Group, simplify
 
 GROUP_TITLES = {"split-heads": "split heads", "merge-heads": "merge heads", "softmax": "softmax"}
 OUTPUT = "output"
-OUTSIDE = "outside"
+ENTERING, LEAVING = "in:", "out:"  # ids of the boxes for values crossing a focused module's edge
+MAX_READERS = 2
+SHOWS_ITS_VALUE = frozenset({"input", "external", "param", "buffer", ENTERING[:-1]})  # its edges need no label
 
 
 def _shape(meta: TensorMeta) -> str:
@@ -54,6 +57,7 @@ class Builder:
         self._boxes: dict[int, int | None] = {}
         self._box_findings: dict[str, list[Finding]] = {}
         self._box_params: dict[str, dict[int, int]] = {}
+        self._readers: dict[str, list[str]] = {}  # leaving value's box -> the modules that read it
 
     # ------------------------------------------------------------ scope and modules
     def _scope(self, focus: str | None) -> tuple[set[int] | None, int]:
@@ -266,12 +270,8 @@ class Builder:
             if source is None or (source.kind in ("param", "buffer") and not self.options.all_ops):
                 return None
             return source_node_id(source.kind, source.name)
-        event = self.events[index]
-        if not self.in_scope(event):
-            node = self.drawing.add(DrawNode(
-                f"from:{self.node_ids[index]}", "boundary", f"from {event.module or '(top level)'}",
-                [event.op], tooltip=self._where(event)))
-            return node.id
+        if not self.in_scope(self.events[index]):
+            return self._entering(index, end_vid)
         if head_event is not None and self.repeats.crosses(index, head_event):
             return None
         return self.unit(self.repeats.event(index))
@@ -279,20 +279,60 @@ class Builder:
     def _edges(self, event: OpEvent) -> None:
         if event.index in self.simple.dropped or event.index in self.simple.folded:
             return
-        if self.in_scope(event):
-            head = self.unit(self.repeats.event(event.index))
-        elif self.scope is not None:
-            head = OUTSIDE
-        else:
+        if not self.in_scope(event):
+            self._leaving(event)
             return
+        head = self.unit(self.repeats.event(event.index))
+        repeated = event.index in self.repeats.event_map
         for meta in event.inputs:
             tail = self._tail(meta.vid, event.index)
-            if tail is None or (head == OUTSIDE and tail.startswith("from:")):
+            if tail is None or (repeated and tail.startswith(ENTERING)):
+                continue  # a later instance's own inputs are drawn by the first instance's
+            self._connect(tail, head, meta, label=tail.split(":", 1)[0] not in SHOWS_ITS_VALUE)
+
+    # ------------------------------------------------------------ the focused module's boundary
+    def _value_node(self, index: int, vid: int, prefix: str) -> tuple[str, TensorMeta]:
+        """Id and value of the boundary node for output `vid` of event `index`."""
+        event = self.events[index]
+        position = next(n for n, meta in enumerate(event.outputs) if meta.vid == vid)
+        suffix = f".{position}" if position else ""
+        return f"{prefix}{self.node_ids[index]}{suffix}", event.outputs[position]
+
+    def _entering(self, index: int, vid: int) -> str:
+        """One box per value made outside the focused module and read inside it."""
+        node_id, meta = self._value_node(index, vid, ENTERING)
+        if node_id not in self.drawing.nodes:
+            event = self.events[index]
+            self._explain(meta)
+            self.drawing.add(DrawNode(
+                node_id, "boundary", "in", [self.labeller.value(meta), f"from {event.module or 'top level'} · {event.op}"],
+                tooltip=self._where(event)))
+        return node_id
+
+    def _beside_focus(self, module: str) -> str:
+        """`module` cut to the level where it parts from the focused path: `decoder`, not `decoder.layers.0.ffn.linear1`."""
+        parts, focus = module.split(".") if module else [], (self.options.focus or "").split(".")
+        shared = next((n for n, (a, b) in enumerate(zip(parts, focus)) if a != b), min(len(parts), len(focus)))
+        return ".".join(parts[:shared + 1]) or "top level"
+
+    def _leaving(self, event: OpEvent) -> None:
+        """One box per value made inside the focused module and read outside it, naming its readers."""
+        if self.scope is None:
+            return
+        for meta in event.inputs:
+            index, vid = self.simple.trace_back(meta.vid, self.events)
+            if index is None or not self.in_scope(self.events[index]):
                 continue
-            if head == OUTSIDE:
-                self.drawing.add(DrawNode(OUTSIDE, "boundary", "rest of the model", []))
-            is_source = tail.split(":", 1)[0] in ("input", "external", "param", "buffer")
-            self._connect(tail, head, meta, label=not is_source)
+            node_id, value = self._value_node(index, vid, LEAVING)
+            if node_id not in self.drawing.nodes:
+                self._explain(value)
+                self.drawing.add(DrawNode(node_id, "boundary", "out", [self.labeller.value(value)]))
+                self._readers[node_id] = []
+                self._connect(self.unit(self.repeats.event(index)), node_id, value, label=False)
+            readers = self._readers[node_id]
+            reader = self._beside_focus(event.module)
+            if reader not in readers:
+                readers.append(reader)
 
     def _connect(self, tail: str, head: str, meta: TensorMeta, label: bool = True) -> None:
         if tail == head:  # a value inside one box
@@ -308,14 +348,18 @@ class Builder:
 
     def _outputs(self) -> None:
         for meta in self.recording.outputs:
-            tail = self._tail(meta.vid, None)
-            if tail is None or tail.startswith("from:"):
+            index = self.simple.source(meta.vid, self.events)
+            tail = self._tail(meta.vid, None) if index is None or self.in_scope(self.events[index]) else None
+            if tail is None:
                 continue
             self.drawing.add(DrawNode(OUTPUT, "output", "output", []))
             self._connect(tail, OUTPUT, meta)
 
     def _finish(self) -> None:
         """Red boxes for hidden findings; a frame holding a single box becomes that box."""
+        for node_id, readers in self._readers.items():
+            more = f" and {len(readers) - MAX_READERS} more" if len(readers) > MAX_READERS else ""
+            self.drawing.nodes[node_id].lines.append("to " + ", ".join(readers[:MAX_READERS]) + more)
         for unit, found in self._box_findings.items():
             if found:
                 self.drawing.nodes[unit].flags.extend(hidden_summary(found))

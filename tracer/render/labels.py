@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import torch
-
 from ..analysis import Analysis
 from ..blocks import AttentionBlock, MaskUse
-from ..events import OpEvent, TensorMeta
+from ..events import TENSOR_SLOT, OpEvent, TensorMeta
+from .mask_kinds import mask_kind
 
 REDUCTIONS = frozenset({
     "sum", "mean", "amax", "amin", "max", "min", "var", "std", "logsumexp", "norm", "prod",
@@ -160,35 +159,51 @@ class Labeller:
         return self._args_line(event)
 
     def _args_line(self, event: OpEvent) -> list[str]:
-        """Non-tensor arguments, when short: `(2, 5, 16)`, `+ 1e-05`, `diagonal=1`."""
+        """Non-tensor arguments, when short: `(2, 5, 16)`, `+ 1e-05`, `diagonal=1`; a tensor inside
+        a list shows as its axes (`[B × T]`), a list of tensors as how many (`2 tensors`)."""
         parts = []
         for value in event.args:
             if isinstance(value, dict) and "slice" not in value:
-                continue
+                continue  # a tensor argument: drawn as an edge
             if event.op == "getitem" and isinstance(value, (list, tuple)):
-                parts.append("[" + ", ".join(self._arg_text(v) for v in value) + "]")
+                parts.append("[" + ", ".join(self._arg_text(v, event) for v in value) + "]")
                 continue
-            parts.append(self._arg_text(value))
+            parts.append(self._arg_text(value, event))
         for name, value in sorted(event.kwargs.items()):
             if isinstance(value, dict) or value is None or name.startswith("_") or name in QUIET_KWARGS:
                 continue
-            parts.append(f"{name}={self._arg_text(value)}")
+            parts.append(f"{name}={self._arg_text(value, event)}")
         text = ", ".join(p for p in parts if p)
         return [text] if text and len(text) <= 32 else ([text[:31] + "…"] if text else [])
 
-    @staticmethod
-    def _arg_text(value: object) -> str:
-        if isinstance(value, dict) and "slice" in value:
-            start, stop, step = (list(value["slice"]) + [None, None, None])[:3]
-            text = f"{'' if start is None else start}:{'' if stop is None else stop}"
-            return text + (f":{step}" if step not in (None, 1) else "")
+    def _arg_text(self, value: object, event: OpEvent | None = None) -> str:
+        if isinstance(value, dict):
+            return self._dict_text(value, event)
         if isinstance(value, bool) or value is None:
             return str(value)
         if isinstance(value, float):
             return _number(value)
         if isinstance(value, (list, tuple)):
-            return "(" + ", ".join(Labeller._arg_text(v) for v in value) + ")"
+            if value and all(isinstance(v, dict) and TENSOR_SLOT in v for v in value):
+                return f"{len(value)} tensors" if len(value) > 1 else self._arg_text(value[0], event)
+            return "(" + ", ".join(self._arg_text(v, event) for v in value) + ")"
         return str(value)
+
+    def _dict_text(self, value: dict, event: OpEvent | None) -> str:
+        """A recorded stand-in as the reader knows it: a slice `1:4`, a tensor `[B × T]`, an object's type."""
+        if "slice" in value:
+            start, stop, step = (list(value["slice"]) + [None, None, None])[:3]
+            text = ":".join("" if end is None else self._arg_text(end, event) for end in (start, stop))
+            return text + (f":{self._arg_text(step, event)}" if step not in (None, 1) else "")
+        if TENSOR_SLOT in value:
+            slot = value[TENSOR_SLOT]
+            if event is not None and isinstance(slot, int) and 0 <= slot < len(event.inputs):
+                axes = self.axes(event.inputs[slot])
+                return "[" + " × ".join(self.table.get(a).display for a in axes) + "]" if axes else "scalar tensor"
+            return "tensor"
+        if "object" in value:
+            return str(value["object"])
+        return "{" + ", ".join(f"{k}: {self._arg_text(v, event)}" for k, v in value.items()) + "}"
 
     # ------------------------------------------------------------ attention roles
     def _role_lines(self, event: OpEvent, role: Role) -> list[str]:
@@ -202,7 +217,7 @@ class Labeller:
         if role.name == "scale":
             return self.scale_lines(event, block)
         if role.name == "mask" and role.mask is not None:
-            return self.mask_lines(role.mask)
+            return self.mask_lines(block, role.mask)
         return []
 
     def fused_lines(self, block: AttentionBlock) -> list[str]:
@@ -210,9 +225,9 @@ class Labeller:
         lines = [f"softmax(Q·Kᵀ × {_number(block.scale)}" + (" + mask)" if block.masks else ")") + " · V"
                  if block.scale is not None else "softmax(Q·Kᵀ) · V"]
         lines.append(self.normalized(block))
-        for use in block.masks:
+        for use in sorted(block.masks, key=lambda u: u.event):
             along = self.mask_axes(use)
-            lines.append(f"mask: {mask_kind(use)}" + (f" along {along}" if along else ""))
+            lines.append(f"mask: {self.mask_kind(block, use)}" + (f" along {along}" if along else ""))
         return lines
 
     def normalized(self, block: AttentionBlock) -> str:
@@ -238,9 +253,9 @@ class Labeller:
             return [f"{line} = 1/√{d_k}"]
         return [line, f"(1/√d_k = {_number(1 / math.sqrt(d_k))})"] if d_k else [line]
 
-    def mask_lines(self, use: MaskUse) -> list[str]:
-        """`causal + padding`, `along B, Tk`, `fill −inf`: kind, axes and how it hides."""
-        lines = [mask_kind(use) + (" (after softmax)" if use.after else "")]
+    def mask_lines(self, block: AttentionBlock, use: MaskUse) -> list[str]:
+        """`causal + padding over keys`, `along B, Tk`, `fill −inf`: kind, axes and how it hides."""
+        lines = [self.mask_kind(block, use) + (" (after softmax)" if use.after else "")]
         along = self.mask_axes(use)
         if along:
             lines.append(f"along {along}")
@@ -253,6 +268,10 @@ class Labeller:
             lines.append("result discarded")
         return lines
 
+    def mask_kind(self, block: AttentionBlock, use: MaskUse) -> str:
+        """What the mask is, part by part (see `mask_kinds`)."""
+        return mask_kind(self.analysis, block, use)
+
     def mask_axes(self, use: MaskUse) -> str:
         """The score-table axes the mask varies along (its dims of size > 1, aligned right)."""
         if use.kind == "is_causal":
@@ -263,31 +282,3 @@ class Labeller:
         else:
             return ""
         return ", ".join(self.table.get(use.axes[d]).display for d in dims if 0 <= d < len(use.axes))
-
-
-def mask_kind(use: MaskUse) -> str:
-    """padding / causal / causal + padding / other, read from which scores the mask hides."""
-    if use.kind == "is_causal":
-        return "causal"
-    hidden = use.hidden
-    if hidden is None or hidden.dim() < 2:
-        return "mask"
-    if not bool(hidden.any()):
-        return "mask (hides nothing)"
-    rows, cols = hidden.shape[-2], hidden.shape[-1]
-    if not bool((hidden != hidden[..., :1, :]).any()):
-        return "padding"
-    future = torch.ones(rows, cols, dtype=torch.bool).triu(1)
-    if bool((hidden | ~future).all()):
-        rest = hidden & ~future
-        if not bool(rest.any()):
-            return "causal"
-        if bool((hidden == torch.ones(rows, cols, dtype=torch.bool).triu(0)).all()):
-            return "causal, diagonal hidden"
-        padded = hidden.all(dim=-2, keepdim=True)
-        if bool((hidden == (future | padded)).all()):
-            return "causal + padding"
-        return "causal + other"
-    if not bool((hidden & future).any()) and bool(hidden.any()):
-        return "other (hides past keys)"
-    return "other"

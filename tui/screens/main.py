@@ -32,7 +32,7 @@ from .tensor import TensorScreen, available_views
 STEP_BINDINGS = [
     Binding("n", "next_op", "next", tooltip="next op (in the timeline's filter)"),
     Binding("p", "prev_op", "prev", tooltip="previous op (in the timeline's filter)"),
-    Binding("o", "step_over", "over", tooltip="step over: next op of this module call, child modules run through"),
+    Binding("o", "step_over", "over", tooltip="step over: next op of this module call, child modules run through (at the top level: the next top-level op or module call)"),
     Binding("i", "step_into", "into", tooltip="step into: first op inside the next child module call"),
     Binding("u", "step_out", "out", tooltip="step out: first op after the current module call returns"),
     Binding("f", "next_finding", "finding", tooltip="next flagged op"),
@@ -58,7 +58,8 @@ VIEW_BINDINGS = [
 INTRO = (
     "attnscope replays one recorded forward pass op by op. Every tensor's axes are named "
     "(B batch, H heads, Tq/Tk query/key positions, d features); flagged ops carry a red ●. "
-    "Tab moves between the panes (modules, findings, ops, current op); ↑/↓ scroll the focused one, "
+    "Tab moves between the panes (modules, findings, ops, current op, source); ↑/↓ scroll the focused one, "
+    "←/→ the source sideways; "
     "Enter on a module or a finding jumps to its op. v opens the numbers behind the current op, "
     "which has its own help."
 )
@@ -92,7 +93,7 @@ class MainScreen(Screen):
                 yield FindingsList(self.session, id="findings")
             with Vertical(id="center"):
                 yield OpTimeline(self.session, id="timeline").data_bind(MainScreen.step, MainScreen.attention_only)
-                with Horizontal(id="detail-row"):
+                with Vertical(id="detail-row"):
                     yield OpDetails(self.session, id="details").data_bind(MainScreen.step)
                     yield SourceView(self.session, id="source").data_bind(MainScreen.step)
         yield KeyBar(id="keys")

@@ -1,8 +1,9 @@
 """SourceView: the user's source around the current op's call, that line highlighted.
 
 It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike, and never
-wraps: a line wider than the pane ends in "…" (from 180 columns the pane holds an
-88-character line whole). Each file is highlighted once, in a worker thread (Pygments
+wraps: a line wider than the pane ends in "…" (the pane is as wide as the centre under 180
+columns, and beside the details from 180, holding an 88-character line whole either way at
+120 and more). Focused (Tab), ←/→ scroll it sideways to the cut end of a line. Each file is highlighted once, in a worker thread (Pygments
 compiles its lexer on first use, half a second that must not delay the first screen), and
 cached: until then the lines show plain. A recording opened where the model's code does
 not exist says so.
@@ -17,6 +18,7 @@ from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -24,6 +26,7 @@ from textual.widget import Widget
 from ..session import Session
 
 CURRENT_LINE = Style(bgcolor="rgb(60,60,90)", bold=True)
+SIDEWAYS_STEP = 8  # columns per ←/→
 
 
 def shown_path(filename: str) -> str:
@@ -69,8 +72,17 @@ class SourceView(Widget):
     highlighted page of code into Textual content again (which cost tens of milliseconds).
     """
 
+    BINDINGS = [
+        Binding("left", "sideways(-1)", "scroll left", show=False),
+        Binding("right", "sideways(1)", "scroll right", show=False),
+        Binding("home", "sideways(0)", "line starts", show=False),
+    ]
+    can_focus = True
+
     step: reactive[int] = reactive(0)
     """Index of the op whose call is shown."""
+    shift: reactive[int] = reactive(0)
+    """Columns of code scrolled out of view on the left."""
 
     def __init__(self, session: Session, **options: object) -> None:
         super().__init__(**options)
@@ -79,6 +91,7 @@ class SourceView(Widget):
         self._shown: tuple | None = None  # (step, height) -> what `_window` found, for one repaint
 
     def watch_step(self) -> None:
+        self.shift = 0
         if self.session.events:
             event = self.session.events[self.session.clamp(self.step)]
             self.border_title = f"{shown_path(event.file)}:{event.line}" if event.file else "source"
@@ -106,6 +119,17 @@ class SourceView(Widget):
         self._shown = ((self.step, height), found)
         return found
 
+    def action_sideways(self, direction: int) -> None:
+        """Scroll the code by `SIDEWAYS_STEP` columns (0: back to the line starts), no further
+        than the end of the longest line shown."""
+        message, lines, _, first, last = self._window()
+        if message is not None or not lines:
+            return
+        room = self.scrollable_content_region.width - len(str(last)) - 2
+        longest = max(len(lines[n - 1]) for n in range(first, last + 1))
+        most = max(0, longest - room + 1)
+        self.shift = 0 if direction == 0 else max(0, min(most, self.shift + direction * SIDEWAYS_STEP))
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         message, lines, highlighted, first, last = self._window()
@@ -117,11 +141,14 @@ class SourceView(Widget):
         event = self.session.events[self.session.clamp(self.step)]
         current = number == event.line
         digits = len(str(last))
-        key = (event.file, number, current, width, highlighted, digits)
+        key = (event.file, number, current, width, highlighted, digits, self.shift)
         strip = self._strips.get(key)
         if strip is None:
             gutter = Text(f"{'❱' if current else ' '}{number:>{digits}} ", style="bold red" if current else "dim")
-            line = gutter + lines[number - 1]
+            code = lines[number - 1]
+            if self.shift:  # scrolled: "…" where the line's start is out of view
+                code = Text("…", style="dim") + code[self.shift + 1:] if len(code) > self.shift else Text("")
+            line = gutter + code
             if current:
                 line.stylize(CURRENT_LINE)
             strip = self._strips[key] = self._strip(line, width)
