@@ -49,10 +49,26 @@ def source_file(folder: str, path: str) -> ModuleType:
     return sys.modules[name]
 
 
+def source_package(folder: str, package: str) -> None:
+    """Register `package` of `folder` without running its `__init__`, for a package whose
+    `__init__` imports the whole application (litgpt's imports lightning) where the model
+    modules need none of it; its modules then import as usual."""
+    root = source_root(folder)
+    if package not in sys.modules:
+        module = ModuleType(package)
+        module.__path__ = [os.path.join(root, *package.split("."))]
+        sys.modules[package] = module
+
+
 def stand_in(name: str, **attributes) -> None:
-    """Register an empty module `name` for an import a repository makes but its model never
-    uses (DETR's util.misc imports torchvision for its version only), unless it is installed."""
-    if name not in sys.modules and importlib.util.find_spec(name) is None:
+    """Register a module `name` holding only `attributes`, for an import a repository's model
+    file makes but its model never uses (DETR's util.misc reads torchvision's version only),
+    unless the real module imports."""
+    if name in sys.modules:
+        return
+    try:
+        importlib.import_module(name)
+    except ImportError:
         module = ModuleType(name)
         module.__dict__.update(attributes)
         sys.modules[name] = module
