@@ -49,15 +49,17 @@ def source_file(folder: str, path: str) -> ModuleType:
     return sys.modules[name]
 
 
-def source_package(folder: str, package: str) -> None:
-    """Register `package` of `folder` without running its `__init__`, for a package whose
-    `__init__` imports the whole application (litgpt's imports lightning) where the model
-    modules need none of it; its modules then import as usual."""
+def source_package(folder: str, *packages: str) -> None:
+    """Register `packages` of `folder` without running their `__init__`, for packages whose
+    `__init__` imports the whole application (litgpt's imports lightning, OpenNMT's its data
+    pipeline and tokenizer) where the model modules need none of it; their modules then import
+    as usual."""
     root = source_root(folder)
-    if package not in sys.modules:
-        module = ModuleType(package)
-        module.__path__ = [os.path.join(root, *package.split("."))]
-        sys.modules[package] = module
+    for package in packages:
+        if package not in sys.modules:
+            module = ModuleType(package)
+            module.__path__ = [os.path.join(root, *package.split("."))]
+            sys.modules[package] = module
 
 
 def stand_in(name: str, **attributes) -> None:
