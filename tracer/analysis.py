@@ -17,6 +17,7 @@ import torch
 from .axes import AxisTable
 from .blocks import AttentionBlock, find_blocks
 from .checks import run_checks
+from .checks.consequences import folded
 from .checks.limits import limitation_notes
 from .dataflow import Dataflow
 from .events import Recording, TensorMeta
@@ -193,7 +194,7 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
-    analysis.findings = merge_repeats(run_checks(analysis, select=select), analysis.module_types())
+    analysis.findings = folded(merge_repeats(run_checks(analysis, select=select), analysis.module_types()))
     if not any(finding.severity == "error" for finding in analysis.findings):
         analysis.notes += _conflict_notes(analysis)
     analysis.notes += limitation_notes(analysis, analysis.findings)

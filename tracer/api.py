@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .checks.consequences import folded, unfolded
 from .compiled import eager, unwrap
 from .findings import Report
 from .store import read
@@ -51,10 +52,12 @@ def run_check(
 
 
 def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace) -> None:
-    """The witnesses' findings replace the checks' (confirmed, refuted or new) in the analysis."""
+    """The witnesses' findings replace the checks' (confirmed, refuted or new) in the analysis. The
+    witnesses judge every finding on its own; a cause they refute no longer explains its symptoms."""
     analysis = recorded.analysis
+    analysis.findings = unfolded(analysis.findings)
     outcome = run_witnesses(model, before, analysis)
-    analysis.findings = outcome.findings
+    analysis.findings = folded(outcome.findings)
     analysis.notes.extend(outcome.notes)
     analysis.witnesses = outcome.summary
 

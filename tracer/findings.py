@@ -83,6 +83,14 @@ class Finding:
     event: int | None = None  # index into the recording's events, for the TUI and renderer
     related: tuple[Related, ...] = ()  # where the faulty operand was built, most direct first
     witness: Witness | None = None  # the run of the model that proves it (or shows its harm absent)
+    consequences: tuple[Finding, ...] = ()  # what this mistake caused, reported under it and not counted
+    # a symptom's (a NaN's, an empty row's) lines its defect came from, which a cause may stand on; not in the JSON
+    came_from: frozenset[tuple[str, int]] = field(default=frozenset(), compare=False)
+
+    @property
+    def places(self) -> frozenset[tuple[str, int]]:
+        """Its own line and the lines its notes point at: where a symptom's defect may have come from."""
+        return frozenset({(self.file, self.line), *((place.file, place.line) for place in self.related)})
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -98,6 +106,8 @@ class Finding:
             data["related"] = [place.to_dict() for place in self.related]
         if self.witness is not None:
             data["witness"] = self.witness.to_dict()
+        if self.consequences:
+            data["consequences"] = [consequence.to_dict() for consequence in self.consequences]
         return data
 
 

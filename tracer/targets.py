@@ -19,6 +19,7 @@ import difflib
 import functools
 import importlib
 import importlib.util
+import inspect
 import itertools
 import os
 import re
@@ -139,7 +140,30 @@ def _workload(label: str, what: str, result: Any, options: dict[str, Any] | None
         args = (args,)
     if not isinstance(args, (tuple, list)) or not isinstance(kwargs, dict):
         raise wrong
+    _check_inputs_fit(label, what, model, tuple(args), kwargs)
     return Workload(label, model, tuple(args), dict(kwargs), dict(options or {}))
+
+
+def _check_inputs_fit(label: str, what: str, model: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
+    """Inputs the model's `forward` cannot take (none at all, one too many) are the target's mistake:
+    that forward never starts, so it is no finding of the model's. A forward pre-hook may supply
+    inputs, so a model with one is left to run."""
+    if model._forward_pre_hooks:
+        return
+    try:
+        signature = inspect.signature(model.forward)
+    except (TypeError, ValueError):  # a forward Python cannot describe: let it run
+        return
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as problem:
+        given = "no inputs" if not args and not kwargs else \
+            f"{len(args)} positional and {len(kwargs)} keyword input{'s' if len(kwargs) != 1 else ''}"
+        plain = signature.replace(parameters=[parameter.replace(annotation=inspect.Parameter.empty)
+                                              for parameter in signature.parameters.values()],
+                                  return_annotation=inspect.Signature.empty)
+        raise TargetError(f"{label}: {what} returned {given} for {type(model).__name__}.forward{plain} "
+                          f"({problem}; expected {RETURN_FORMS}, the inputs being those forward takes)") from None
 
 
 def _from_module_class(label: str, cls: type[nn.Module]) -> Workload:

@@ -31,7 +31,7 @@ GALLERY: tuple[tuple[str, str, dict, bool, str], ...] = (
      "Reference encoder-decoder at depth 2: sublayers as boxes with their input and output axes."),
     ("encoder_decoder_attention_dark", "ref_encoder_decoder", {"attention": True, "theme": "dark"}, True,
      "Attention view, dark theme: encoder self-attention (padding over keys), decoder self-attention (causal + padding over keys), "
-     "cross-attention (T_q = target, T_k = source)."),
+     "cross-attention (Tq = target, Tk = source)."),
     ("exercise4_attention", "exercise4", {"attention": True}, True,
      "Exercise 4 in canonical form: Q, K, V → scores (Tq × Tk) → scale → mask → softmax → × V → concat → W_O."),
     ("softmax_axis_query", "softmax_axis_query", {}, True,

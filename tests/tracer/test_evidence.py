@@ -137,7 +137,9 @@ def test_a_helper_that_built_the_mask_is_named():
 
 def test_a_nan_output_is_always_an_error_with_its_path():
     report, _ = check_entry(ENTRIES["mask_axis_target_pad_and_causal"])
-    [nan] = [f for f in report.findings if f.code == "nan"]
+    [cause] = [f for f in report.findings if f.code == "mask-axis"]  # the NaN is its consequence
+    assert cause.severity == "error"
+    [nan] = [f for f in cause.consequences if f.code == "nan"]
     assert nan.op == "softmax" and "every key masked" in nan.message
     assert [place.role for place in nan.related][:2] == ["the -inf written here", "carried on to the output by matmul here"]
 
@@ -217,7 +219,8 @@ def test_an_empty_row_whose_nan_never_reaches_an_output_is_not_reported():
     report = run(PoolingSlots(), (torch.randn(2, 6, 8), image_ids, torch.tensor([2, 1])))
     assert serious(report, ("error", "warning")) == []
     kept_everything = run(PoolingSlots(), (torch.randn(2, 6, 8), image_ids, torch.tensor([2, 2])))
-    assert {f["code"] for f in serious(kept_everything)} >= {"fully-masked-row", "nan"}
+    [row] = [f for f in kept_everything.findings if f.code == "fully-masked-row"]
+    assert row.severity == "error" and [f.code for f in row.consequences] == ["nan"]  # the NaN of the empty row
 
 
 class ImageKeyPadding(nn.Module):

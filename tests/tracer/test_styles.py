@@ -160,7 +160,7 @@ IDS6 = torch.randint(1, 50, (B, T)).masked_fill(PADDING6 == 0, 0)
 CASES = [
     (SetItemCausal, (X,), set()),
     (SetItemZero, (X,), {"mask-value"}),
-    (SetItemDiagonal, (X,), {"causal-diagonal", "fully-masked-row"}),
+    (SetItemDiagonal, (X,), {"causal-diagonal"}),  # its empty row 0 is a consequence under it
     (SetItemAfterSoftmax, (X, PADDING), {"mask-after-softmax"}),
     (ImplicitSoftmaxDim, (X,), {"softmax-axis"}),
     (TinyNegativeFill, (X, PADDING), {"mask-value"}),

@@ -30,7 +30,8 @@ def write(directory: Path, name: str, body: str) -> Path:
     [
         ("def build():\n    return nn.Linear(3, 3), (torch.ones(2, 3),)\n", [(2, 3)], []),
         ("def build():\n    return nn.Linear(3, 3), torch.ones(2, 3)\n", [(2, 3)], []),
-        ("def build():\n    return nn.Linear(3, 3), [torch.ones(2, 3)], {'flag': 1}\n", [(2, 3)], ["flag"]),
+        ("class Flagged(nn.Linear):\n    def forward(self, input, flag=0):\n        return super().forward(input)\n\n"
+         "def build():\n    return Flagged(3, 3), [torch.ones(2, 3)], {'flag': 1}\n", [(2, 3)], ["flag"]),
         ("def build():\n    return nn.Linear(3, 3), {'input': torch.ones(2, 3)}\n", [], ["input"]),
     ],
     ids=["args-tuple", "single-tensor", "args-kwargs", "kwargs-dict"],
@@ -121,10 +122,16 @@ def test_isolated_seeds_and_restores_the_random_generator() -> None:
         ("{dir}/model.py:buidl", "has no attribute 'buidl'; did you mean build?"),
         ("{dir}/model.py:WIDTH", "is an int, not callable"),
         ("{dir}/model.py:wrong", "wrong() returned a tuple of (int, int) (expected (model, args)"),
+        ("{dir}/model.py:no_inputs", "no_inputs() returned no inputs for Linear.forward(input) "
+                                     "(missing a required argument: 'input'"),
+        ("{dir}/model.py:two_inputs", "two_inputs() returned 2 positional and 0 keyword inputs for "
+                                      "Linear.forward(input) (too many positional arguments"),
     ],
 )
 def test_errors_are_one_line_and_name_what_was_expected(tmp_path: Path, spec: str, expected: str) -> None:
-    write(tmp_path, "model.py", "WIDTH = 3\n\ndef build():\n    return nn.Linear(3, 3), torch.ones(3)\n\ndef wrong():\n    return 1, 2\n")
+    write(tmp_path, "model.py", "WIDTH = 3\n\ndef build():\n    return nn.Linear(3, 3), torch.ones(3)\n\ndef wrong():\n    return 1, 2\n"
+          "\ndef no_inputs():\n    return nn.Linear(3, 3), ()\n"
+          "\ndef two_inputs():\n    return nn.Linear(3, 3), (torch.ones(3), torch.ones(3))\n")
     with pytest.raises(TargetError) as raised, isolated():
         load_target(spec.format(dir=tmp_path))
     message = str(raised.value)

@@ -20,9 +20,10 @@ class Check:
         raise NotImplementedError
 
     def at(self, analysis: "Analysis", event: int, message: str, hint: str = "",
-           related: tuple[Related, ...] = ()) -> Finding:
+           related: tuple[Related, ...] = (), came_from: Iterable[tuple[str, int]] = ()) -> Finding:
         """A finding located at the user's source line of recorded event `event`; `related` are the
-        places that built its faulty operand (notes under the finding)."""
+        places that built its faulty operand (notes under the finding); `came_from`, for a symptom,
+        the lines its defect came from besides its own (see `checks.consequences`)."""
         recorded = analysis.recording.events[event]
         here = (recorded.file, recorded.line)
         return Finding(
@@ -30,4 +31,5 @@ class Check:
             line=recorded.line, module=recorded.module, op=recorded.op,
             node=analysis.node_ids[event], hint=hint, event=event,
             related=tuple(place for place in related if (place.file, place.line) != here),
+            came_from=frozenset({here, *came_from}),
         )

@@ -21,7 +21,8 @@ class BatchTear(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for event, kinds, splitting in torn_reshapes(analysis):
+        for event, pieces, splitting in torn_reshapes(analysis):
+            kinds = set(pieces)
             others = kinds - {"batch", "one", "unknown"}
             heads_split = splitting and {"seq", "feature"} <= kinds  # head-split's finding, at this reshape
             if "batch" in kinds and others and "head" not in kinds and not heads_split:

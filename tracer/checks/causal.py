@@ -143,7 +143,7 @@ class CausalAdvice:
 
 IS_CAUSAL_ADVICE = CausalAdvice(
     "is_causal=True aligns its triangle at the top left: with fewer queries than keys (keys cached first), pass "
-    "attn_mask=torch.ones(T_q, T_k, dtype=torch.bool).tril(T_k - T_q) instead", (),
+    "attn_mask=torch.ones(Tq, Tk, dtype=torch.bool).tril(Tk - Tq) instead", (),
     " (scaled_dot_product_attention's is_causal with fewer queries than keys: query t sees keys 0..t only)")
 
 

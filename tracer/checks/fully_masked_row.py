@@ -45,12 +45,14 @@ class FullyMaskedRow(Check):
                 related = tuple(note for use, _ in patterns if use.mask is not None
                                 for note in construction(analysis, use.mask.vid, "mask built here", last_use.event))
                 single = pattern.placement is not None and pattern.placement.query is None
+                events = analysis.recording.events
+                masks = {(events[use.event].file, events[use.event].line) for use, _ in patterns}
                 yield self._finding(analysis, last_use.event, rows, pattern.has_batch,
                                     excused=bool(padded_queries(analysis, union).any()), related=related[:3],
-                                    single=single)
+                                    single=single, came_from=masks | {(note.file, note.line) for note in related})
 
     def _finding(self, analysis, event: int, rows, has_batch: bool, excused: bool, related: tuple = (),
-                 single: bool = False) -> Finding:
+                 single: bool = False, came_from: Iterable[tuple[str, int]] = ()) -> Finding:
         empty = rows.any(dim=1)  # (batch, T_q)
         queries = sorted({int(q) for q in empty.nonzero()[:, 1]})
         samples = sorted({int(b) for b in empty.nonzero()[:, 0]})
@@ -69,7 +71,7 @@ class FullyMaskedRow(Check):
             + (", although not padding" if excused else "")
             + ": the softmax of such a row is NaN (or uniform over hidden keys)",
             hint="make sure every valid query keeps at least one visible key (e.g. itself)",
-            related=related,
+            related=related, came_from=came_from,
         )
 
 

@@ -18,8 +18,9 @@ class HeadMerge(Check):
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
-        for event, kinds, splitting in torn_reshapes(analysis):
-            if not splitting and {"head", "seq"} <= kinds:
+        for event, pieces, splitting in torn_reshapes(analysis):
+            kinds = set(pieces)
+            if not splitting and ({"head", "seq"} <= kinds or _positions_behind(pieces)):
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
@@ -34,3 +35,11 @@ class HeadMerge(Check):
                     "with heads, so a sample's output holds other samples' heads",
                     hint="unfold B·H as (B, H), the order it was folded in (einops: '(b h) t e -> b t (h e)')",
                 )
+
+
+def _positions_behind(pieces: tuple[str, ...]) -> bool:
+    """Whether a merged axis has token positions behind another piece (neither the batch, whose
+    tears are batch-leak's, nor positions): in a head-major `(B, H, T, d_h)` whatever stands in
+    front of the positions is the heads, even when a torn split left them looking like a piece
+    of something else."""
+    return "seq" in pieces[1:] and "batch" not in pieces and pieces[0] not in ("one", "seq")

@@ -17,7 +17,8 @@ class HeadSplit(Check):
 
     def run(self, analysis) -> Iterable[Finding]:
         reported = set()
-        for event, kinds, splitting in torn_reshapes(analysis):
+        for event, pieces, splitting in torn_reshapes(analysis):
+            kinds = set(pieces)
             if splitting and "seq" in kinds and kinds & {"feature", "head"}:
                 reported.add(event.index)
                 if _holds_heads(analysis, event):

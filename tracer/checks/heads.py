@@ -8,8 +8,9 @@ from typing import Iterator
 RESHAPES = ("view", "reshape", "flatten", "unflatten", "_unsafe_view")
 
 
-def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
-    """Each reshape whose output has a mixed axis, the kinds it mixed, and whether it was a split.
+def torn_reshapes(analysis) -> Iterator[tuple[object, tuple[str, ...], bool]]:
+    """Each reshape whose output has a mixed axis, the kinds it mixed (in memory order, outermost
+    first), and whether it was a split.
 
     A reshape that leaves the last (feature) dimension no wider is splitting into heads (even
     `(B, T, H, d_h)` to `(B, H, T, d_h)`, a reshape used for a transpose); one that widens it
@@ -22,7 +23,7 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
         for axis in analysis.axes.get(event.outputs[0].vid, ()):
             record = table.get(axis)
             if record.kind == "mixed" and record.origin == event.index:
-                kinds = {_piece_kind(table, part) for part in record.parts}
+                kinds = tuple(_piece_kind(table, part) for part in record.parts)
                 splitting = event.outputs[0].shape[-1:] <= event.inputs[0].shape[-1:]
                 yield event, kinds, splitting
                 break
@@ -30,8 +31,8 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, set[str], bool]]:
 
 def _piece_kind(table, axis: int) -> str:
     record = table.get(axis)
-    if table.is_positions(axis):
-        return "seq"
+    if table.is_positions(axis) or (record.role and record.kind == "mixed"):  # a torn axis attended over
+        return "seq"  # is the positions, to the model
     if record.kind == "head" or (record.kind == "feature" and record.base is not None):
         return "head"
     if record.parts and record.kind in ("merged", "batch"):  # B·H (a batch of heads) counts as heads

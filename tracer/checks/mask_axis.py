@@ -17,7 +17,7 @@ from .base import Check
 from .mask_parts import mask_parts
 from .patterns import BATCH, KEY, QUERY, REST, masks_before, pattern_of, varies
 
-HINT = "broadcast a (B, T_k) padding mask as mask[:, None, None, :] against (B, H, T_q, T_k)"
+HINT = "broadcast a (B, Tk) padding mask as mask[:, None, None, :] against (B, H, Tq, Tk)"
 
 
 class MaskAxis(Check):
@@ -84,7 +84,7 @@ class MaskAxis(Check):
         return None
 
     def _across_heads(self, analysis, use, pattern) -> Finding | None:
-        unread = pattern.hidden.all(dim=QUERY)  # (batch, rest, T_k): keys no query of that slice reads
+        unread = pattern.hidden.all(dim=QUERY)  # (batch, rest, Tk): keys no query of that slice reads
         if not varies(unread, REST) or pattern.hidden.shape[REST] == 1:
             return None
         per_sample = "differs between the heads of one sample" if pattern.hidden.shape[BATCH] > 1 \

@@ -47,7 +47,7 @@ class Nan(Check):
                            "an input, parameter or buffer is not finite", hint="check the inputs and the weights")
         origin = chain[-1]
         infinite = [m for m in origin.inputs if _count(analysis, m.vid, "nonfinite")]
-        source = None
+        source, inf_chain = None, []
         if infinite:
             inf_chain = _chain(analysis, infinite[0].vid, "nonfinite")
             source = inf_chain[-1] if inf_chain else None
@@ -66,6 +66,7 @@ class Nan(Check):
                   "rather than -inf if whole rows may be hidden" if origin.op == "softmax"
                   else "everything computed from this value is NaN/Inf too; guard the input of the op that made it"),
             related=tuple(related),
+            came_from={(event.file, event.line) for event in inf_chain},  # where the Inf it consumed was made
         )
 
     @staticmethod

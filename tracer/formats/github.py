@@ -53,6 +53,9 @@ def lines_of(result: dict[str, Any]) -> list[str]:
         message = finding["message"] + (f" (hint: {finding['hint']})" if finding.get("hint") else "")
         if finding.get("witness"):
             message += f" (proof: {Witness(**finding['witness']).proof})"
+        for consequence in finding.get("consequences", ()):
+            message += f" (consequence [{consequence['code']}] at line {consequence.get('line', 0)}: " \
+                       f"{consequence['message']})"
         where, message = _place(finding, message)
         lines.append(command(LEVELS.get(finding["severity"], "notice"), message, **where,
                              title=f"attnscope {finding['code']}"))

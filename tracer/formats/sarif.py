@@ -2,7 +2,7 @@
 
 One run, one rule per finding code (help text from docs/checks.md), one result per finding
 with its location (the user's line, the module as a logical location) and its related
-locations (where the faulty operand was built). File paths are relative to the current
+locations (where the faulty operand was built, then what the mistake caused). File paths are relative to the current
 directory (`%SRCROOT%`) where they lie inside it, as code-scanning services expect. A
 target that could not be checked is a tool execution notification, located at the user's
 line that failed where it is known, and makes the invocation unsuccessful. A place in a
@@ -95,11 +95,19 @@ def _result(finding: dict[str, Any], rule_index: int, target: str) -> dict[str, 
     related = [
         {"id": number, "physicalLocation": _physical(place),
          "message": {"text": _cell_words(place) + place["role"] + (f" (in {place['function']})" if place.get("function") else "")}}
-        for number, place in enumerate(finding.get("related", ())) if place.get("file")
+        for number, place in enumerate(_notes(finding)) if place.get("file")
     ]
     if related:
         result["relatedLocations"] = related
     return result
+
+
+def _notes(finding: dict[str, Any]) -> list[dict[str, Any]]:
+    """The places a finding's notes point at: where its operand was built, then what it caused
+    (each consequence as a place whose role is its code and message)."""
+    caused = [{**consequence, "role": f"consequence [{consequence['code']}]: {consequence['message']}", "function": ""}
+              for consequence in finding.get("consequences", ())]
+    return [*finding.get("related", ()), *caused]
 
 
 def _notification(result: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,8 @@
      42 |     weights = torch.softmax(scores, dim=-2)
         |                     ^~~~~~~
       note: mask built here (in forward): path:37
+      note: consequence [nan]: softmax turned an infinite input into NaN ...: path:43
+     43 |     weights = torch.softmax(scores, dim=-1)
       hint: ...
     TARGET: output (2 lines):
       | number of parameters: 1.2M
@@ -67,6 +69,8 @@ def finding_lines(finding: Finding, target: str) -> list[RichText]:
         lines.append(RichText.assemble(f" {' ' * len(gutter)} | ", (marker(source, finding.op), "bold green")))
     for place in finding.related:
         lines.extend(related_lines(place))
+    for consequence in finding.consequences:
+        lines.extend(consequence_lines(consequence, finding))
     if finding.witness is not None:
         lines.append(RichText.assemble("  ", ("proof", "bold magenta"), f": {finding.witness.proof}"))
     if finding.hint:
@@ -82,6 +86,18 @@ def related_lines(place: Related) -> list[RichText]:
     source = source_line(place.file, place.line).rstrip().expandtabs() if place.file else ""
     if source.strip():
         lines.append(RichText(f" {place.line} | {source}"))
+    return lines
+
+
+def consequence_lines(consequence: Finding, cause: Finding) -> list[RichText]:
+    """`note: consequence [nan]: ...` with its location, and its source line where it is another line."""
+    where = f"{shown_path(consequence.file)}:{consequence.line}" if consequence.file else "?"
+    lines = [RichText.assemble("  ", ("note", "bold cyan"), f": consequence [{consequence.code}]: "
+                               f"{consequence.message}: ", (where, "bold"))]
+    elsewhere = (consequence.file, consequence.line) != (cause.file, cause.line)
+    source = source_line(consequence.file, consequence.line).rstrip().expandtabs() if consequence.file else ""
+    if elsewhere and source.strip():
+        lines.append(RichText(f" {consequence.line} | {source}"))
     return lines
 
 
@@ -130,16 +146,19 @@ def print_report(console: Console, report: Report, output: str = "", total: int 
 
 def report_from_dict(data: dict[str, Any]) -> Report:
     """The `Report` a result object was made from (as `Report.to_dict` wrote it)."""
-    findings = [
-        Finding(
-            item["code"], item["severity"], item["message"], recorded_file(item), item.get("line", 0),
-            item.get("module", ""), item.get("op", ""), item.get("node", ""), hint=item.get("hint", ""),
-            count=item.get("count", 1), related=tuple(Related.from_dict(place) for place in item.get("related", ())),
-            witness=Witness(**item["witness"]) if "witness" in item else None,
-        )
-        for item in data.get("findings", ())
-    ]
+    findings = [finding_from_dict(item) for item in data.get("findings", ())]
     return Report(findings, data.get("summary", {}), target=data["target"], notes=list(data.get("notes", ())))
+
+
+def finding_from_dict(item: dict[str, Any]) -> Finding:
+    """The `Finding` a finding object was made from (as `Finding.to_dict` wrote it), its consequences too."""
+    return Finding(
+        item["code"], item["severity"], item["message"], recorded_file(item), item.get("line", 0),
+        item.get("module", ""), item.get("op", ""), item.get("node", ""), hint=item.get("hint", ""),
+        count=item.get("count", 1), related=tuple(Related.from_dict(place) for place in item.get("related", ())),
+        witness=Witness(**item["witness"]) if "witness" in item else None,
+        consequences=tuple(finding_from_dict(nested) for nested in item.get("consequences", ())),
+    )
 
 
 class Text:
