@@ -37,8 +37,9 @@ def _where(place: dict[str, Any]) -> None:
 
 def _plain(finding: Any) -> dict[str, Any]:
     data = finding.to_dict()
-    for place in (data, *data.get("related", ())):
-        _where(place)
+    for found in (data, *data.get("consequences", ())):
+        for place in (found, *found.get("related", ())):
+            _where(place)
     return data
 
 

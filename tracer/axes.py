@@ -140,7 +140,8 @@ class AxisTable:
             return ra
         if "pos" in (first.kind, second.kind):
             other = second if first.kind == "pos" else first
-            if other.kind not in POSITIONAL_MISTAKES or (inside_flattened and other.kind != "batch"):
+            mistaken = other.kind in POSITIONAL_MISTAKES or self._holds_batch(other)
+            if not mistaken or (inside_flattened and other.kind != "batch"):
                 return ra  # no claim either way (an arange over heads inside B·H: ALiBi slopes)
             self.conflicts.append(Conflict(event, ra, rb, "positional"))
             return ra
@@ -154,6 +155,10 @@ class AxisTable:
         """The sequence an axis indexes, as its query/key copies name it (patches made by the model too)."""
         record = self.get(axis)
         return record.seq or f"axis{self.base_of(axis)}"
+
+    def _holds_batch(self, record: Axis) -> bool:
+        """A merged axis with the batch among its parts (`B·C` of a channel-independent encoder)."""
+        return record.kind == "merged" and any(self.get(part).kind == "batch" for part in record.parts)
 
     def _positioned(self, root: int) -> bool:
         """Whether positions may meet this axis: a sequence or a grid, also flattened (patches)."""

@@ -480,7 +480,9 @@ class BlockFinder:
             return MaskUse(event.index, "where", after, mask=condition, fill=fill, hidden=hidden, shape=shape, axes=axes)
         if event.op in ("add", "sub") and len(event.inputs) == 2 and not after:
             other = event.inputs[1 - (main or 0)]
-            return self._additive(event, other, after)
+            if event.op == "sub" and self._row_peak(other):
+                return None  # scores - scores.amax(-1): the softmax made stable, nothing hidden
+            return self._additive(event, other, after, negated=event.op == "sub" and (main or 0) == 0)
         if event.op == "mul" and len(event.inputs) == 2:
             other = event.inputs[1 - (main or 0)] if main is not None else event.inputs[1]
             value = self.flow.value(other)
@@ -516,11 +518,20 @@ class BlockFinder:
             return False
         return any(self._from_boolean(m, depth - 1) for m in event.inputs)
 
+    def _row_peak(self, meta: TensorMeta) -> bool:
+        """Whether a value is a maximum (or log-sum-exp) taken of a table, seen through detach and views."""
+        peak = self.flow.made_by(meta.vid)
+        while peak is not None and peak.op in ("detach", "getitem", "unsqueeze", "expand", "to", "float") and peak.inputs:
+            peak = self.flow.made_by(peak.inputs[0].vid)
+        return peak is not None and peak.op in ("max", "amax", "logsumexp")
+
     def _additive(self, event: OpEvent, other: TensorMeta, after: bool, shape: tuple[int, ...] | None = None,
-                  axes: tuple[int, ...] | None = None) -> MaskUse | None:
-        """An added tensor is a mask if it holds very negative entries, else a bias (ignored). `shape`
-        and `axes`: the score table's, where the op's output is not the table (SDPA's float mask)."""
+                  axes: tuple[int, ...] | None = None, negated: bool = False) -> MaskUse | None:
+        """An added tensor is a mask if it holds very negative entries, else a bias (ignored); a
+        subtracted one (`negated`) if it holds very positive ones. `shape` and `axes`: the score
+        table's, where the op's output is not the table (SDPA's float mask)."""
         value = self.flow.value(other)
+        value = -value if negated and value is not None and value.is_floating_point() else value
         shape = event.outputs[0].shape if shape is None else shape
         axes = self.axes.get(event.outputs[0].vid, ()) if axes is None else axes
         if value is None:

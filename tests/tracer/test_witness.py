@@ -119,6 +119,26 @@ def test_the_model_is_left_as_one_forward_pass_left_it() -> None:
     assert not torch.equal(expected_first, model.cache)
 
 
+class _ExpandedAttribute(nn.Module):
+    """Holds an `expand`ed tensor (its rows one memory location), as a mask kept for reuse might be."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.bias_rows = torch.zeros(1, 4).expand(3, 4)
+
+    def forward(self, x):
+        return self.proj(x) + self.bias_rows
+
+
+def test_state_with_an_expanded_tensor_is_kept_and_the_witnesses_run() -> None:
+    model, x = _ExpandedAttribute().eval(), torch.randn(2, 3, 4)
+    report = tracer.check(model, x)
+    assert [f for f in report.findings if f.severity != "info"] == []
+    assert "batch" in report.summary["witnesses"]["ran"]
+    assert model.bias_rows.stride(0) == 0  # the user's object, untouched
+
+
 def test_no_witness_on_the_meta_device_and_the_report_says_so() -> None:
     entry = catalogue()["causal_leak_static_kv_cache"]
     from tracer.commands.common import trace_target

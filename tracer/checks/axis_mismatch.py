@@ -15,7 +15,7 @@ class AxisMismatch(Check):
 
     def run(self, analysis) -> Iterable[Finding]:
         table = analysis.table
-        apart = _attended_pairs(analysis)
+        apart = attended_pairs(analysis)
         for conflict in table.conflicts:
             pair = frozenset((table.sequence_of(conflict.first), table.sequence_of(conflict.second)))
             if conflict.reason == "sequences" and pair not in apart:
@@ -49,7 +49,7 @@ def _batch_meets_positions(table, first: int, second: int) -> bool:
     return "batch" in kinds and bool(kinds & {"seq", "pos"})
 
 
-def _attended_pairs(analysis) -> set[frozenset]:
+def attended_pairs(analysis) -> set[frozenset]:
     """Pairs of sequences one attends to the other: the model itself treats them as different."""
     table, pairs = analysis.table, set()
     for block in analysis.blocks:

@@ -3,7 +3,10 @@
 `x.reshape(B, T * d)` on a sequence-first `(T, B, d)` tensor, or `x.view(T, B, d)` on a
 batch-first one, gives rows that hold pieces of several samples: from there on, one
 sample's result depends on the others. A reshape that only merges the batch with other
-axes in order (`B·T` for a linear layer) is not a tear. Heads torn with the batch are
+axes in order (`B·T` for a linear layer) is not a tear, nor is one that keeps the batch outermost and
+folds chunks of a sample into it (`(b c) m d`) or groups whole consecutive samples into a row
+(the beams of one example, `(N, V) -> (N // beams, beams * V)`): whether the model may mix
+those is the batch witness's to say. Heads torn with the batch are
 head-merge's; the witness of the same name finds the leaks no reshape explains.
 """
 
@@ -25,7 +28,8 @@ class BatchTear(Check):
             kinds = set(pieces)
             others = kinds - {"batch", "one", "unknown"}
             heads_split = splitting and {"seq", "feature"} <= kinds  # head-split's finding, at this reshape
-            if "batch" in kinds and others and "head" not in kinds and not heads_split:
+            if "batch" in kinds and others and "head" not in kinds and not heads_split \
+                    and not _in_sample_order(analysis, event):
                 torn = " and ".join(sorted({"seq": "positions", "feature": "features"}.get(k, k) for k in others))
                 yield self.at(
                     analysis, event.index,
@@ -33,3 +37,18 @@ class BatchTear(Check):
                     f"the batch axis into the {torn}: each row of the result holds pieces of several samples",
                     hint="bring the batch to the front first (x.transpose(0, 1) for (T, B, d)), then reshape",
                 )
+
+
+def _in_sample_order(analysis, event) -> bool:
+    """Whether the reshape keeps the batch outermost and each row within one sample, or whole
+    consecutive samples in each row (by a size of its own: one another dim has is that dim
+    mistaken for the batch)."""
+    source, out = event.inputs[0], event.outputs[0].shape
+    kinds = [analysis.table.get(axis).kind for axis in analysis.axes_of(source)]
+    if not kinds or kinds[0] != "batch" or not out:
+        return False
+    size = source.shape[0]
+    if out[0] in source.shape[1:]:  # that dim taken for the batch: `(T, B, d).reshape(B, T * d)`, `view(T, B, d)`
+        return False
+    # each row within one sample (chunks of a sequence folded into the batch, `(b c) m d`), or whole samples
+    return out[0] % size == 0 if out[0] >= size else size % out[0] == 0

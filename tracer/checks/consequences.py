@@ -43,8 +43,16 @@ def folded(findings: Iterable[Finding]) -> list[Finding]:
         while root in cause_of:
             root = cause_of[root]
         under.setdefault(root, []).append(flat[position])
-    return [replace(finding, consequences=tuple(under.get(position, ())))
+    return [_with_consequences(finding, under.get(position, []))
             for position, finding in enumerate(flat) if position not in cause_of]
+
+
+def _with_consequences(cause: Finding, consequences: list[Finding]) -> Finding:
+    """The cause with its consequences under it; a witness that proved one of them proves the
+    cause too (the harm it measured is the mistake's), so the proof goes with the cause."""
+    witness = cause.witness or next((found.witness for found in consequences if found.witness is not None), None)
+    consequences = [replace(found, witness=None) if found.witness is witness else found for found in consequences]
+    return replace(cause, consequences=tuple(consequences), witness=witness)
 
 
 def _explaining(flat: list[Finding], position: int) -> int | None:

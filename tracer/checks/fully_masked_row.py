@@ -1,6 +1,7 @@
 """fully-masked-row: a real query whose every key is hidden has nothing to normalize (NaN or garbage).
 
-Padded queries are excused: their rows are often fully hidden on purpose (pair masks). What
+Padded queries are excused: their rows are often fully hidden on purpose (pair masks), as is a
+row of a pair grid hidden whole (every query of it: the row itself is padding). What
 is padding comes from evidence (pad ids, mask inputs), or, in self-attention, from the keys
 each sample hides from all its queries at the end of its sequence. Rows whose NaN weights
 never reach a model output (the model drops them: a pooling slot for a missing item) did
@@ -17,7 +18,7 @@ import torch
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import KEY, batch_dims_of, hidden_union, masks_before, padded_queries, pattern_of
+from .patterns import KEY, batch_dims_of, hidden_union, masks_before, padded_queries, pattern_of, rest_holds_positions
 from .row_reach import rows_reach_output
 
 
@@ -37,6 +38,8 @@ class FullyMaskedRow(Check):
             last_use, pattern = patterns[-1]
             union = replace(pattern, hidden=hidden)
             rows = hidden.all(dim=KEY) & ~padded_queries(analysis, union)  # (batch, rest, T_q)
+            if rest_holds_positions(analysis.table, pattern):  # a grid row hidden whole is a padded row
+                rows = rows & ~hidden.all(dim=KEY).all(dim=-1, keepdim=True)
             if pattern.placement is not None and pattern.placement.query is not None:
                 size_q = pattern.placement.sizes[pattern.placement.query]  # a mask broadcast over the queries
                 rows = rows.expand(*rows.shape[:-1], size_q)

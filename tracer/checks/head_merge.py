@@ -20,7 +20,7 @@ class HeadMerge(Check):
     def run(self, analysis) -> Iterable[Finding]:
         for event, pieces, splitting in torn_reshapes(analysis):
             kinds = set(pieces)
-            if not splitting and ({"head", "seq"} <= kinds or _positions_behind(pieces)):
+            if not splitting and ({"head", "seq"} <= kinds or _positions_behind(pieces) and not _heads_elsewhere(analysis, event)):
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
@@ -43,3 +43,10 @@ def _positions_behind(pieces: tuple[str, ...]) -> bool:
     front of the positions is the heads, even when a torn split left them looking like a piece
     of something else."""
     return "seq" in pieces[1:] and "batch" not in pieces and pieces[0] not in ("one", "seq")
+
+
+def _heads_elsewhere(analysis, event) -> bool:
+    """Whether the reshaped value has its heads as an axis of their own: then what stands in front of
+    the positions is something else folded in (chunks of a sequence folded into the batch)."""
+    table = analysis.table
+    return any(table.get(axis).kind == "head" for axis in analysis.axes_of(event.inputs[0]))

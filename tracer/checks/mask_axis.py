@@ -15,7 +15,7 @@ from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
 from .mask_parts import mask_parts
-from .patterns import BATCH, KEY, QUERY, REST, masks_before, pattern_of, varies
+from .patterns import BATCH, KEY, QUERY, REST, masks_before, pattern_of, rest_only_heads, varies
 
 HINT = "broadcast a (B, Tk) padding mask as mask[:, None, None, :] against (B, H, Tq, Tk)"
 
@@ -85,7 +85,7 @@ class MaskAxis(Check):
 
     def _across_heads(self, analysis, use, pattern) -> Finding | None:
         unread = pattern.hidden.all(dim=QUERY)  # (batch, rest, Tk): keys no query of that slice reads
-        if not varies(unread, REST) or pattern.hidden.shape[REST] == 1:
+        if not varies(unread, REST) or pattern.hidden.shape[REST] == 1 or not rest_only_heads(analysis.table, pattern):
             return None
         per_sample = "differs between the heads of one sample" if pattern.hidden.shape[BATCH] > 1 \
             else "varies over the head axis"

@@ -36,6 +36,7 @@ class Placement:
     table_shape: tuple[int, ...]
     query_axis: int | None  # the table's query and key axes
     key_axis: int
+    rest_axes: tuple[int, ...] = ()  # the axes of the rest dims (heads; the rows of a pair grid)
 
     def canonical(self, value: torch.Tensor) -> torch.Tensor | None:
         """`value` (broadcastable onto the table) as (batch, rest, T_q, T_k), broadcast dims kept at 1."""
@@ -84,6 +85,22 @@ class Pattern:
         return varies(self.hidden, dim)
 
 
+def rest_holds_positions(table, pattern: Pattern) -> bool:
+    """Whether a pattern's rest dims hold positions (the rows i of a pair grid attending along j, the
+    windows of an image), not only heads: a mask may differ between them as it differs between samples."""
+    placement = pattern.placement
+    return placement is not None and any(table.get(axis).kind in ("seq", "pos", "spatial")
+                                         for axis in placement.rest_axes)
+
+
+def rest_only_heads(table, pattern: Pattern) -> bool:
+    """Whether a pattern's rest dims are heads alone, so that what differs between them differs
+    between heads (not between chunks, neighbours or rows of a grid folded in beside them)."""
+    placement = pattern.placement
+    return placement is not None and all(table.get(axis).kind == "head" or table.get(axis).size == 1
+                                         for axis in placement.rest_axes)
+
+
 def varies(value: torch.Tensor, dim: int) -> bool:
     if value.shape[dim] == 1:
         return False
@@ -128,7 +145,7 @@ def placement_of(analysis: "Analysis", block: AttentionBlock, axes: tuple[int, .
     order = ([batch_dim] if batch_dim is not None else []) + rest + ([query_dim] if query_dim is not None else []) \
         + [key_dim]
     return Placement(sizes, order, batch_dim, rest, query_dim, key_dim, tuple(shape),
-                     flat[query_dim] if query_dim is not None else None, flat[key_dim])
+                     flat[query_dim] if query_dim is not None else None, flat[key_dim], tuple(flat[d] for d in rest))
 
 
 def batch_dims_of(table, axes, candidates: list[int]) -> list[int]:

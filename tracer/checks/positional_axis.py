@@ -35,6 +35,8 @@ class PositionalAxis(Check):
             first, _second = table.get(conflict.first), table.get(conflict.second)
             position, other = (conflict.first, conflict.second) if first.kind == "pos" else (conflict.second, conflict.first)
             kind = table.get(other).kind
+            if kind == "merged":  # the batch folded with other axes (series × channels): the batch it holds
+                kind = "batch"
             why = analysis.evidence(other, kind) if kind in ("batch", "feature") else ""
             yield self.at(
                 analysis, conflict.event,

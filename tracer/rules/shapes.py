@@ -172,14 +172,21 @@ def expand_rule(ctx: RuleContext) -> list[Axes]:
 
 @rule("repeat_interleave")
 def repeat_interleave_rule(ctx: RuleContext) -> list[Axes]:
-    """`x.repeat_interleave(n, dim)` repeats each entry: entry-major, (x's axis, copies) flattened."""
+    """`x.repeat_interleave(n, dim)` repeats each entry: entry-major, (x's axis, copies) flattened; with a
+    count per entry (a length regulator's durations) a sequence becomes a longer sequence of its own."""
     shape, out = ctx.shape(0), ctx.event.outputs[0].shape
     dim = ctx.event.arg(2, "dim")
-    if dim is None or len(shape) != len(out) or len(ctx.inputs) > 1:
+    if dim is None or len(shape) != len(out):
         return [ctx.fresh(out)]
     d = dim % len(shape)
     axes = list(ctx.inputs[0])
-    if shape[d] > 1 and out[d] % shape[d] == 0:
+    if len(ctx.inputs) > 1:  # a count per entry (durations): the positions stretched, a sequence of its own
+        record = ctx.table.get(axes[d])
+        sequence = record.kind == "seq"
+        axes[d] = ctx.table.new("seq" if sequence else "unknown", out[d], origin=ctx.event.index,
+                                seq=f"{record.seq or record.display}*@{ctx.event.index}" if sequence else None,
+                                label=f"the positions of {record.display}, each repeated its own number of times")
+    elif shape[d] > 1 and out[d] % shape[d] == 0:
         copies = ctx.table.new("unknown", out[d] // shape[d], origin=ctx.event.index, label="copies")
         axes[d] = ctx.table.merge([axes[d], copies], ctx.event.index)
     else:

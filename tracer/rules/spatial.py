@@ -15,7 +15,7 @@ GRID_NAMES = {1: ("T",), 2: ("H", "W"), 3: ("D", "H", "W")}
 CONVOLUTIONS = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d")
 POOLS = ("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
          "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-         "max_pool1d_with_indices", "max_pool2d_with_indices", "interpolate", "upsample", "pad")
+         "max_pool1d_with_indices", "max_pool2d_with_indices", "interpolate", "upsample")
 
 
 def _grid(ctx: RuleContext, spatial: int) -> tuple[list[int], list[int]]:
@@ -74,6 +74,37 @@ def pool_rule(ctx: RuleContext) -> list[Axes]:
         axes = leading + _resized(ctx, grid, meta.shape[-spatial:])
         result.append(tuple(axes) if len(axes) == len(meta.shape) else ctx.fresh(meta.shape))
     return result if result else [ctx.fresh(out)]
+
+
+@rule("pad")
+def pad_rule(ctx: RuleContext) -> list[Axes]:
+    """`F.pad(x, (left, right, top, bottom, ...))` lengthens the last dims, two numbers per dim from
+    the end. A padded sequence or grid is the original joined with cells of no position, so its
+    positions still read (and a slice taking the original back gets it); other dims keep their axes."""
+    x, out, index = ctx.inputs[0], ctx.event.outputs[0].shape, ctx.event.index
+    pads = ctx.event.arg(1, "pad")
+    if not isinstance(pads, (list, tuple)) or len(x) != len(out) or len(pads) > 2 * len(x) or \
+            not all(isinstance(amount, int) for amount in pads):
+        return [ctx.fresh(out)]
+    axes, table = list(x), ctx.table
+    for step in range(len(pads) // 2):
+        d = len(x) - 1 - step
+        before, after = pads[2 * step], pads[2 * step + 1]
+        if before == after == 0:
+            continue
+        record = table.get(axes[d])
+        if before < 0 or after < 0 or record.kind not in ("seq", "spatial", "feature"):
+            axes[d] = table.new("unknown", out[d], origin=index)
+            continue
+        if record.kind == "feature":
+            axes[d] = table.new("feature", out[d], origin=index, label=f"{record.display} padded to {out[d]}")
+            continue
+        padding = [table.new("unknown", amount, origin=index, label="padding") for amount in (before, after)]
+        pieces = ([padding[0]] if before else []) + [axes[d]] + ([padding[1]] if after else [])
+        axes[d] = table.new(record.kind, out[d], name=record.name if record.kind == "spatial" else "", origin=index,
+                            seq=f"{record.seq or record.display}+pad@{index}" if record.kind == "seq" else None,
+                            joined=tuple(pieces), label=f"{record.display} padded to {out[d]} positions")
+    return [tuple(axes)]
 
 
 @rule("unfold", "im2col")

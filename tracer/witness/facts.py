@@ -39,6 +39,10 @@ class Facts:
     sample_masks: dict[int, int] = field(default_factory=dict)  # mask input position -> its batch dim
     pad_rows: dict[str, tuple[str, int]] = field(default_factory=dict)  # sequence -> (embedding weight, pad id)
     compares_samples: bool = False
+    aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
+
+    def aligned_roots(self, sequence: str) -> frozenset[int]:
+        return self.aligned.get(self.sequence_roots[sequence], frozenset())
 
     def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
         for position, data in enumerate(self.data):
@@ -73,8 +77,28 @@ def gather(analysis, positions: list[int]) -> Facts:
                     or _causal_by_construction(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
     facts.compares_samples = _compares_samples(analysis)
+    facts.aligned = _aligned_sequences(analysis)
     facts.sample_masks = _sample_masks(analysis, positions)
     return facts
+
+
+def _aligned_sequences(analysis) -> dict[int, frozenset[int]]:
+    """Sequences of one length that the model combines position by position and never attends one to
+    the other (a decision transformer's returns, states and timesteps): one set of positions under
+    several names, by table root. The axis-mismatch check reads such pairs as aligned by construction too."""
+    from ..checks.axis_mismatch import attended_pairs
+
+    table, apart = analysis.table, attended_pairs(analysis)
+    groups: dict[int, set[int]] = {}
+    for conflict in table.conflicts:
+        first, second = conflict.first, conflict.second
+        if conflict.reason != "sequences" or table.get(first).size != table.get(second).size or \
+                frozenset((table.sequence_of(first), table.sequence_of(second))) in apart:
+            continue
+        joined = groups.get(table.find(first), {table.find(first)}) | groups.get(table.find(second), {table.find(second)})
+        for root in joined:
+            groups[root] = joined
+    return {root: frozenset(group - {root}) for root, group in groups.items()}
 
 
 def _sample_masks(analysis, positions: list[int]) -> dict[int, int]:

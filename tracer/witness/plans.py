@@ -84,7 +84,8 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
             continue
         if not described and seq in facts.pad_rows:
             weight, pad_id = facts.pad_rows[seq]
-            yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+            yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
+                                  aligned=facts.aligned_roots(seq)),
                        f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
                        rows={weight: pad_id})
             return
@@ -96,7 +97,8 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
         if mask is None:
             continue
         avoid = _pad_value(tensor, mask)
-        yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+        yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
+                                  aligned=facts.aligned_roots(seq)),
                    f"the padded positions of {data.name}", {position: _changed(tensor, mask, data.vocabulary, avoid)})
         return
     plan = _self_padding(facts, inputs)
@@ -122,7 +124,8 @@ def _self_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
         cells = _positions_mask(tensor, data, pad)
         if new_mask is None or cells is None:
             continue
-        return Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad),
+        return Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
+                                  aligned=facts.aligned_roots(seq)),
                     f"{_positions(size_t - padded, size_t - 1)} of sample 0 of {data.name} (padded by attnscope in "
                     f"{facts.names[mask_position]})",
                     {position: _changed(tensor, cells, data.vocabulary, None)}, {mask_position: new_mask})
@@ -179,7 +182,8 @@ def _causal(facts: Facts, inputs: list[torch.Tensor]):
             rows.narrow(data.seq - (data.batch is not None and data.batch < data.seq), cut + 1,
                         size_t - cut - 1).fill_(True)
         pad = facts.padding.get(seq, (None, False))[0]
-        region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cuts)
+        region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cuts,
+                        aligned=facts.aligned_roots(seq))
         word = "token" if not tensor.is_floating_point() else "position"
         yield Plan("causal", region, _after(cuts, word, data.name),
                    {position: _changed(tensor, where_changed, data.vocabulary, None)})

@@ -40,6 +40,7 @@ class Region:
     pad: torch.Tensor | None = None
     cut: torch.Tensor | None = None  # per sample (one value: every sample)
     sample: int | None = None
+    aligned: frozenset[int] = frozenset()  # roots of sequences the model lines up with this one, position by position
 
 
 def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, ...], region: Region,
@@ -159,7 +160,7 @@ def positions_of(table: AxisTable, axis: int, region: Region, depth: int = 0) ->
     never protected, so it can hide a leak but never make one up."""
     base = table.base_of(axis)
     record = table.axes[base]
-    if base == table.find(region.sequence):
+    if base == table.find(region.sequence) or any(base == table.find(root) for root in region.aligned):
         return torch.arange(record.size)
     if depth > 6:
         return None

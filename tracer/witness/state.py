@@ -40,7 +40,9 @@ def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Sa
     saved = Saved(value)
     seen[id(value)] = saved
     if isinstance(value, torch.Tensor):
-        saved.held = value.detach().clone()
+        # a tensor whose elements share memory (an `expand`ed one) cannot be written in place, by the
+        # forward or by us: the object itself is all there is to keep (an attribute rebound is put back)
+        saved.held = None if _overlaps(value) else value.detach().clone()
     elif depth >= DEPTH or isinstance(value, _OPAQUE):
         pass
     elif isinstance(value, list):
@@ -52,6 +54,11 @@ def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Sa
     elif hasattr(value, "__dict__"):
         saved.held = {key: save(item, depth + 1, seen) for key, item in vars(value).items()}
     return saved
+
+
+def _overlaps(tensor: torch.Tensor) -> bool:
+    """Whether some elements of the tensor are one memory location (a stride 0 over a dim of size > 1)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(tensor.stride(), tensor.shape))
 
 
 def restore(saved: Saved, done: set[int] | None = None) -> Any:
