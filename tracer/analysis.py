@@ -18,7 +18,7 @@ from .axes import AxisTable
 from .blocks import AttentionBlock, find_blocks
 from .checks import run_checks
 from .checks.consequences import folded
-from .checks.limits import limitation_notes
+from .checks.limits import Limitation, checks_not_run, limitations
 from .dataflow import Dataflow
 from .events import Recording, TensorMeta
 from .findings import Finding, merge_repeats
@@ -53,6 +53,7 @@ class Analysis:
     notes: list[str] = field(default_factory=list)  # what the user should know about this analysis
     shared: dict = field(default_factory=dict)  # results two checks read (the causal masks), computed once
     witnesses: dict = field(default_factory=dict)  # what the witnesses ran and skipped (tracer.witness)
+    limitations: list[Limitation] = field(default_factory=list)  # value checks that did not run, and where
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -112,6 +113,7 @@ class Analysis:
                 for b in self.blocks
             ],
             **({"witnesses": self.witnesses} if self.witnesses else {}),
+            **({"checks_not_run": checks_not_run(self.limitations)} if self.limitations else {}),
         }
 
 
@@ -197,7 +199,8 @@ def _analyse(recording: Recording, layout: str | None, select: set[str] | None) 
     analysis.findings = folded(merge_repeats(run_checks(analysis, select=select), analysis.module_types()))
     if not any(finding.severity == "error" for finding in analysis.findings):
         analysis.notes += _conflict_notes(analysis)
-    analysis.notes += limitation_notes(analysis, analysis.findings)
+    analysis.limitations = limitations(analysis)
+    analysis.notes += list(dict.fromkeys(limitation.note for limitation in analysis.limitations))
     return analysis
 
 

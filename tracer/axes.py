@@ -230,6 +230,19 @@ class AxisTable:
             self._memo[key] = tuple(made)
         return list(self._memo[key])
 
+    def taken_apart(self, axis: int) -> None:
+        """An axis taken apart piece by piece (unbind, an integer index). A head factor so taken is
+        split into three or more factors is the q/k/v selector of a fused projection
+        (`view(B, T, 3, H, d_h)`), not heads (those are indexed as a whole): it is named
+        `qkv` (`kv` for two pieces), so the heads keep the name H alone."""
+        root = self.find(axis)
+        record = self.axes[root]
+        fused = any(key[0] == "factors" and len(made) >= 3 and any(self.find(m) == root for m in made)
+                    for key, made in self._memo.items())
+        if fused and record.kind == "head" and record.name == "H" and record.size in (2, 3):
+            name = "qkv" if record.size == 3 else "kv"
+            self.axes[root] = replace(record, name=name, label=f"{name}: the pieces of a fused projection")
+
     def merge(self, parts: list[int], event: int) -> int:
         """The axis made by flattening `parts` (in order) into one dimension."""
         roots = tuple(self.find(p) for p in parts)

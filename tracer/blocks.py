@@ -72,6 +72,7 @@ class AttentionBlock:
     dim_event: int | None = None  # the op whose `dim` chose the normalized axis (softmax, or the sum)
     query_axis: int | None = None  # the score product's rows
     key_axis: int | None = None  # ... and columns: what the block attends over
+    unread: list[int] = field(default_factory=list)  # events whose operand may be a mask, not kept (budget)
 
     @property
     def score_terms(self) -> int:
@@ -101,11 +102,13 @@ class BlockFinder:
     def __init__(self, flow: Dataflow, table: AxisTable, axes: dict[int, tuple[int, ...]], facts: dict[int, OpFacts]):
         self.flow, self.table, self.axes, self.facts = flow, table, axes, facts
         self.events = flow.recording.events
+        self._dropped = set(flow.recording.dropped)
+        self._pending_unread: list[int] = []  # `unread` of the block being built
 
     def find(self) -> list[AttentionBlock]:
         blocks: list[AttentionBlock] = []
         for event in self.events:
-            block = None
+            block, self._pending_unread = None, []
             if event.op == "softmax" and event.outputs:
                 block = self._library_softmax(event)
             elif event.op == "div" and event.outputs:
@@ -113,7 +116,7 @@ class BlockFinder:
             elif event.op == "scaled_dot_product_attention" and event.outputs:
                 block = self._sdpa(event)
             if block is not None:
-                block.index = len(blocks)
+                block.index, block.unread = len(blocks), list(dict.fromkeys(self._pending_unread))
                 blocks.append(block)
         return blocks
 
@@ -486,6 +489,8 @@ class BlockFinder:
         if event.op == "mul" and len(event.inputs) == 2:
             other = event.inputs[1 - (main or 0)] if main is not None else event.inputs[1]
             value = self.flow.value(other)
+            if value is None and other.dtype != "bool":
+                self._unread(event, other)
             if other.dtype == "bool" or (value is not None and bool(((value == 0) | (value == 1)).all())):
                 hidden = _broadcast(value == 0, shape) if value is not None else None
                 return MaskUse(event.index, "multiply", after, mask=other, fill=0.0, hidden=hidden, shape=shape, axes=axes)
@@ -502,6 +507,12 @@ class BlockFinder:
         value = self.flow.value(mask)
         return MaskUse(event.index, "fill", after, mask=mask, fill=fill, shape=shape, axes=axes,
                        hidden=value.bool() if value is not None else None)
+
+    def _unread(self, event: OpEvent, operand: TensorMeta) -> None:
+        """An operand the checks wanted (a mask, perhaps) but the value budget left out: the
+        block cannot say whether it masks, and the report must say so."""
+        if operand.vid in self._dropped:
+            self._pending_unread.append(event.index)
 
     def _from_boolean(self, meta: TensorMeta, depth: int = 4) -> bool:
         """Whether a value was converted from a boolean mask (or a 0/1 mask input, a tokenizer's
@@ -535,6 +546,7 @@ class BlockFinder:
         shape = event.outputs[0].shape if shape is None else shape
         axes = self.axes.get(event.outputs[0].vid, ()) if axes is None else axes
         if value is None:
+            self._unread(event, other)
             return None
         if not value.is_floating_point() or not bool((value < HIDING_THRESHOLD).any()):
             # a weak mask still has only two levels, 0 and one negative value; a bias (ALiBi,

@@ -12,6 +12,7 @@ shape-error). Every entry point therefore traces the original code:
 
 from __future__ import annotations
 
+import functools
 import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator
@@ -36,16 +37,34 @@ def _add(notes: list[str], note: str) -> None:
 
 @contextmanager
 def uncompiled(notes: list[str]) -> Iterator[None]:
-    """Make `torch.compile` (and `Module.compile`, which calls it) hand back what it was given."""
+    """Make `torch.compile` (and `Module.compile`, which calls it) hand back what it was given.
+
+    The note is made when the compiled thing first runs, not when it is compiled: a compiled
+    optimizer step or helper that the traced code never calls ran neither way.
+    """
     import torch
+    from torch import nn
 
     original = torch.compile
 
     def compile(model: Any = None, **options: Any) -> Any:
         if model is None:  # `@torch.compile(mode=...)`: the decorator form
             return lambda target: compile(target, **options)
-        _add(notes, _note_for(model))
-        return model
+        note = _note_for(model)
+        if isinstance(model, nn.Module):  # handed back itself (its attributes are the user's), noted on its first call
+            def first_call(*_: Any) -> None:
+                _add(notes, note)
+                handle.remove()
+
+            handle = model.register_forward_pre_hook(first_call)
+            return model
+
+        @functools.wraps(model)
+        def noted(*args: Any, **kwargs: Any) -> Any:
+            _add(notes, note)
+            return model(*args, **kwargs)
+
+        return noted
 
     torch.compile = compile
     try:

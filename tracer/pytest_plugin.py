@@ -9,6 +9,12 @@ findings printed as `attnscope check` prints them when one reaches the severity 
 `attnscope_fail_on` (an ini option, or `--attnscope-fail-on`; default "error"), or by
 `attnscope_check.fail_on = "warning"` inside a test. It returns the `Report` otherwise.
 
+A passing test is not silent about what it let through: each finding below that severity
+(a `scale-factor` warning under the default "error"), and each value check that could not
+run (the report's `checks_not_run`), becomes an `AttnscopeWarning` in pytest's warnings
+summary. `-W error::tracer.pytest_plugin.AttnscopeWarning` (or a `filterwarnings` ini line)
+fails the test on them instead; `-W ignore::...` hides them.
+
 Installed through the `pytest11` entry point, so this module is imported by every pytest
 run in an environment where attnscope is installed: it imports torch and the tracer only
 when a test asks for the fixture.
@@ -17,6 +23,7 @@ when a test asks for the fixture.
 from __future__ import annotations
 
 import io
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -25,6 +32,10 @@ if TYPE_CHECKING:
     from .findings import Report
 
 SEVERITIES = ("error", "warning")
+
+
+class AttnscopeWarning(UserWarning):
+    """A finding that did not fail the test, or a check that could not run: shown, not failed."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -49,6 +60,14 @@ class AttnscopeCheck:
         report, _ = run_check(model, args, kwargs, target=f"{self.label} ({type(model).__name__})")
         if report.fails(self.fail_on):
             pytest.fail(f"attnscope found problems in {type(model).__name__}:\n\n{compiler_style(report)}", pytrace=False)
+        for finding in report.findings:
+            warnings.warn(AttnscopeWarning(f"{finding.file}:{finding.line}: {finding.severity}[{finding.code}]: "
+                                           f"{finding.message}"), stacklevel=2)
+        not_run = report.summary.get("checks_not_run", {})
+        if not_run:
+            why = [note for note in report.notes if any(code in note for code in not_run)]
+            warnings.warn(AttnscopeWarning(f"{type(model).__name__}: {', '.join(not_run)} did not run everywhere: "
+                                           + " ".join(why)), stacklevel=2)
         return report
 
 

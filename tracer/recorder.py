@@ -152,7 +152,7 @@ class Recorder(TorchFunctionMode):
         if entry is not None and entry[0]() is tensor:
             return entry[1]
         kind, name = self._named_tensors.get(id(tensor), ("external", ""))
-        meta = self.values.source(tensor)
+        meta = self.values.source(tensor, learned=kind == "param")
         self.recording.sources[meta.vid] = Source(kind, name or f"tensor_{meta.vid}", meta)
         return meta
 

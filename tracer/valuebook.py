@@ -41,6 +41,15 @@ def dtype_name(dtype: torch.dtype) -> str:
     return name
 
 
+def two_levels(tensor: torch.Tensor) -> bool:
+    """Whether a float tensor holds at most two distinct values (a mask written in floats)."""
+    if not tensor.is_floating_point() or tensor.is_meta or tensor.numel() == 0:
+        return False
+    flat = tensor.detach().reshape(-1)
+    low, high = torch.aminmax(flat)
+    return bool(((flat == low) | (flat == high)).all())
+
+
 class ValueBook:
     """tensor -> its current value, and what is kept of each value."""
 
@@ -60,10 +69,15 @@ class ValueBook:
         entry = self.entries.get(id(tensor))
         return entry[1] if entry is not None and entry[0]() is tensor else None
 
-    def source(self, tensor: torch.Tensor) -> TensorMeta:
-        """A tensor that no recorded op produced (an input, a parameter, a buffer): a new value."""
+    def source(self, tensor: torch.Tensor, learned: bool = False) -> TensorMeta:
+        """A tensor that no recorded op produced (an input, a parameter, a buffer): a new value.
+
+        Bool and integer sources are masks (or ids); so is a float input or buffer of two
+        levels at most (a 0/1 `keep`, a 0/-inf additive mask), which is then kept under the
+        mask budget at any length, not only while it is small. A `learned` weight is no mask.
+        """
         meta = self._register(tensor)
-        mask = not (tensor.is_floating_point() or tensor.is_complex())  # bool and integer masks, ids
+        mask = not (tensor.is_floating_point() or tensor.is_complex()) or (not learned and two_levels(tensor))
         if mask:
             self._masks.add(meta.vid)
         if not self.keeper.offer(meta.vid, "source", tensor, mask):

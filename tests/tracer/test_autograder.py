@@ -128,6 +128,39 @@ def test_warnings_pass_unless_the_severity_is_raised(course: pytest.Pytester) ->
     assert "warning[scale-factor]" in result.stdout.str()
 
 
+def test_a_passing_test_shows_the_warnings_it_let_through(course: pytest.Pytester) -> None:
+    course.makepyfile(submission=submission(scale="1.0"))  # scale-factor: a warning
+    result = grade(course)
+    result.assert_outcomes(passed=1, warnings=1)
+    output = result.stdout.str()
+    assert "AttnscopeWarning" in output and "warning[scale-factor]" in output  # pytest's warnings summary
+
+
+def test_the_warnings_can_fail_the_test_through_pytest_filters(course: pytest.Pytester) -> None:
+    course.makepyfile(submission=submission(scale="1.0"))
+    grade(course, "-W", "error::tracer.pytest_plugin.AttnscopeWarning").assert_outcomes(failed=1)
+
+
+def test_a_clean_submission_warns_nothing(course: pytest.Pytester) -> None:
+    course.makepyfile(submission=submission())
+    grade(course).assert_outcomes(passed=1, warnings=0)
+
+
+def test_a_check_that_could_not_run_is_a_warning_too(course: pytest.Pytester) -> None:
+    course.makepyfile(submission=submission())
+    course.makepyfile(test_meta="""
+        import torch
+        from submission import build
+
+        def test_on_meta(attnscope_check):
+            with torch.device("meta"):
+                attnscope_check(*build())
+    """)
+    result = grade(course, "test_meta.py")
+    result.assert_outcomes(passed=1, warnings=1)
+    assert "mask-axis" in result.stdout.str() and "did not run everywhere" in result.stdout.str()
+
+
 def test_a_test_can_raise_the_severity_itself(course: pytest.Pytester) -> None:
     course.makepyfile(submission=submission(scale="1.0"))
     course.makepyfile(test_strict="""

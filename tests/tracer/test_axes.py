@@ -129,3 +129,37 @@ def test_unknown_ops_give_unknown_axes_and_no_findings():
     assert all(t.analysis.table.get(a).kind in ("unknown", "one", "batch", "feature")
                for a in t.analysis.axes_of(t.recording.events[0].outputs[0]))
     assert t.findings == []
+
+
+class FusedQKV(nn.Module):
+    """`view(B, T, 3, H, d_h)` of one fused projection, taken apart by iteration or by index."""
+
+    def __init__(self, by_index: bool, d: int = 32, heads: int = 2):
+        super().__init__()
+        self.by_index, self.heads, self.qkv = by_index, heads, nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        B, T, d = x.shape
+        qkv = self.qkv(x).view(B, T, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        q, k, v = (qkv[0], qkv[1], qkv[2]) if self.by_index else qkv
+        return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+class PerHeadLoop(nn.Module):
+    """Three real heads split off the features and taken one by one: heads, not a q/k/v selector."""
+
+    def forward(self, x):
+        B, T, d = x.shape
+        heads = x.view(B, T, 3, d // 3).unbind(2)
+        return torch.cat([torch.softmax(h @ h.transpose(-2, -1), dim=-1) @ h for h in heads], dim=-1)
+
+
+def test_the_size_3_axis_of_a_fused_qkv_is_named_qkv_not_heads():
+    for by_index in (False, True):
+        t = traced(FusedQKV(by_index), torch.randn(3, 8, 32))
+        assert names(t, "view") == ["B", "T", "qkv", "H", "dh"]
+        assert t.analysis.describe([e for e in t.recording.events if e.op == "view"][0].outputs[0]) == \
+            "B=3 × T=8 × qkv=3 × H=2 × dh=16"
+        assert names(t, "softmax") == ["B", "H", "Tq", "Tk"]
+    loop = traced(PerHeadLoop(), torch.randn(2, 5, 12))
+    assert names(loop, "view") == ["B", "T", "H", "dh"]

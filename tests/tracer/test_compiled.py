@@ -88,3 +88,23 @@ def test_check_and_render_unwrap_a_target_that_compiles(tmp_path: Path, capsys: 
     out = tmp_path / "compiled.dot"
     assert main(["render", target, "-o", str(out)]) == 0
     assert "softmax" in out.read_text() and "_orig_mod" not in out.read_text()
+
+
+def test_what_is_compiled_but_never_runs_gets_no_note() -> None:
+    from tracer.compiled import uncompiled
+
+    notes: list[str] = []
+    model = Attention().eval()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    with uncompiled(notes):
+        step = torch.compile(optimizer.step)  # a training step the traced code never takes
+        compiled = torch.compile(model)
+        helper = torch.compile(lambda x: x.sum())
+    assert compiled is model and notes == []
+    with torch.no_grad():
+        compiled(torch.randn(2, 5, 8))
+    assert notes == ["torch.compile(Attention) ran uncompiled: attnscope traced the original module (_orig_mod)"]
+    assert float(helper(torch.ones(3))) == 3.0 and len(notes) == 2 and "ran uncompiled under attnscope" in notes[1]
+    assert callable(step) and len(notes) == 2
+    compiled(torch.randn(2, 5, 8))
+    assert len(notes) == 2 and not model._forward_pre_hooks  # noted once, and the hook is gone

@@ -245,3 +245,31 @@ def test_an_inverted_image_padding_mask_is_named_from_its_shape():
     image = torch.randn(2, 4, 3, 4)
     assert "mask-polarity" in {f["code"] for f in serious(run(ImageKeyPadding(True), (image, pixel_mask)))}
     assert serious(run(ImageKeyPadding(False), (image, pixel_mask)), ("error", "warning")) == []
+
+
+class UnbatchedImage(nn.Module):
+    """segment-anything's spelling: one (C, H, W) image, normalized by (C, 1, 1) buffers, batched
+    by the model itself (`torch.stack`), cut into patches that attend to each other."""
+
+    def __init__(self, d: int = 16, heads: int = 2) -> None:
+        super().__init__()
+        self.register_buffer("pixel_mean", torch.tensor([123.7, 116.3, 103.5]).view(-1, 1, 1), False)
+        self.register_buffer("pixel_std", torch.tensor([58.4, 57.1, 57.4]).view(-1, 1, 1), False)
+        self.patch_embed, self.qkv, self.heads = nn.Conv2d(3, d, 4, 4), nn.Linear(d, 3 * d), heads
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        x = torch.stack([(image - self.pixel_mean) / self.pixel_std], dim=0)
+        x = self.patch_embed(x).permute(0, 2, 3, 1)
+        B, H, W, d = x.shape
+        qkv = self.qkv(x).reshape(B, H * W, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv.reshape(3, B * self.heads, H * W, -1).unbind(0)
+        return ((q * (d // self.heads) ** -0.5) @ k.transpose(-2, -1)).softmax(dim=-1) @ v
+
+
+def test_an_unbatched_image_the_model_batches_itself_is_no_conflict():
+    torch.manual_seed(0)
+    report, recorded = tracer.run_check(UnbatchedImage().eval(), (torch.rand(3, 32, 32) * 255,), witness=False)
+    assert not report.findings
+    assert not any("conflicting evidence" in note for note in report.notes)
+    (image,) = [vid for vid, source in recorded.recording.sources.items() if source.kind == "input"]
+    assert recorded.analysis.layout.roles[image] == ("feature", "", "")  # channels; the batch is the model's own

@@ -58,3 +58,10 @@ def test_stats_command_says_what_it_found(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert re.search(r"│ findings\s+│ 1 error\s+│", out), out
     assert "0 warning" not in out
+
+
+def test_the_score_size_is_labelled_in_the_axis_names_of_the_blocks_table() -> None:
+    text = stats_text("zoo:exercise4", 100)
+    overview, blocks = text[:text.index("Ops by kind")], text[text.index("Attention blocks"):]
+    assert "score elements (B×H×Tq×Tk)" in overview and "m×" not in overview
+    assert "B=8 × H=8 × Tq=128 × Tk=128" in blocks  # the same names, with their sizes

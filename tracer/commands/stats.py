@@ -1,7 +1,8 @@
 """`attnscope stats TARGET`: what one forward pass did and what its attention scores cost.
 
-The score table (m x H x Tq x Tk per attention block) is what dominates attention's
-memory, so its size is shown next to the op and module counts.
+The score table (B x H x Tq x Tk per attention block, in the axis names the rest of the
+report uses) is what dominates attention's memory, so its size is shown next to the op and
+module counts.
 """
 
 from __future__ import annotations
@@ -107,7 +108,7 @@ def print_stats(console: Console, target: str, summary: dict[str, Any], notes: l
     overview.add_row("ops", f"{summary.get('ops', 0):,}")
     overview.add_row("module calls", f"{summary.get('modules', 0):,}")
     overview.add_row("attention blocks", f"{summary.get('attention_blocks', 0):,}")
-    overview.add_row("score elements (m×H×Tq×Tk)", f"{summary.get('score_elements', 0):,}")
+    overview.add_row("score elements (B×H×Tq×Tk)", f"{summary.get('score_elements', 0):,}")
     score_bytes = summary.get("score_bytes", 0)
     overview.add_row("score bytes", f"{score_bytes:,} ({human_bytes(score_bytes)})")
     overview.add_row("findings", findings_line(summary.get("findings", {})))

@@ -18,7 +18,9 @@ from ..events import Recording, Source
 CANDIDATES: dict[tuple[str, int], tuple[tuple[str, ...], ...]] = {
     ("ids", 2): (("batch", "seq"), ("seq", "batch")),
     ("float", 2): (("seq", "feature"), ("batch", "seq"), ("batch", "feature")),  # (T, d), raw audio, vectors
-    ("float", 3): (("batch", "seq", "feature"), ("seq", "batch", "feature"), ("batch", "feature", "seq")),
+    # ... and an unbatched (C, H, W) image, which the model batches itself (segment-anything)
+    ("float", 3): (("batch", "seq", "feature"), ("seq", "batch", "feature"), ("batch", "feature", "seq"),
+                   ("feature", "", "")),
 }
 ADDITIVE_HIDING = -1e3  # an additive mask's hiding value lies below this
 

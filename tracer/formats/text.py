@@ -108,6 +108,9 @@ def summary_line(report: Report) -> RichText:
     if counts["info"]:
         found.append(f"{counts['info']} info")
     verdict = ", ".join(found) if any(counts.values()) else "no findings"
+    not_run = len(report.summary.get("checks_not_run", {}))
+    if not_run:  # a value check that could not judge a place is never a silent "no findings"
+        verdict += f", {_plural(not_run, 'check')} not run (see the notes)"
     style = "bold red" if counts["error"] else "bold yellow" if counts["warning"] else "bold green"
     return RichText.assemble(
         (report.target, "bold"), ": ", (verdict, style),

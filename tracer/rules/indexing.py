@@ -55,6 +55,7 @@ def split_rule(ctx: RuleContext) -> list[Axes]:
     for number, out in enumerate(ctx.event.outputs):
         axes = list(ctx.inputs[0])
         if ctx.event.op == "unbind":
+            ctx.table.taken_apart(axes[d])
             del axes[d]
         else:
             kind = "feature" if base.kind == "feature" else "unknown"
@@ -92,6 +93,8 @@ def index_rule(ctx: RuleContext) -> list[Axes]:
         axis = ctx.inputs[0][source_dim]
         if isinstance(item, dict) and "slice" in item:
             axes.append((axis, item["slice"]))
+        elif isinstance(item, int):
+            ctx.table.taken_apart(axis)
         source_dim += 1
     if len(axes) != len(out):
         return [ctx.fresh(out)]
