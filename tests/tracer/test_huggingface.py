@@ -87,3 +87,29 @@ def test_vit(impl):
     report = run(transformers.ViTModel(config), (torch.randn(2, 3, 32, 32),))
     assert report.summary["attention_blocks"] == 2
     assert serious(report, ("error", "warning")) == []
+
+
+class _InvertedMaskWrapper(torch.nn.Module):
+    """User code around a library model: it builds the attention mask with 1 at the padding."""
+
+    def __init__(self, config):
+        super().__init__()
+        self.bert = transformers.BertModel(config)
+
+    def forward(self, ids):
+        inverted = ids.eq(0).long()  # the user's line the finding must name
+        return self.bert(input_ids=ids, attention_mask=inverted).last_hidden_state[:, 0]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_mask_built_by_the_user_is_named_even_when_the_library_applies_it(tokens, impl):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.BertConfig(hidden_size=32, num_attention_heads=4, intermediate_size=64,
+                                     num_hidden_layers=1, vocab_size=99, max_position_embeddings=32,
+                                     attn_implementation=impl, pad_token_id=0)
+    ids, _ = tokens
+    report = run(_InvertedMaskWrapper(config), (ids,))
+    finding = next(f for f in report.findings if f.code == "mask-polarity")
+    line = next(number for number, text in enumerate(open(__file__), 1) if "the user's line the finding" in text)
+    assert any(note.file.endswith("test_huggingface.py") and note.line == line for note in finding.related)

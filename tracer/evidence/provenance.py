@@ -9,6 +9,8 @@ own source: `self.register_buffer("mask", ...)` or `self.mask = ...`.
 
 from __future__ import annotations
 
+import os
+
 import ast
 from typing import TYPE_CHECKING, Iterable
 
@@ -23,6 +25,7 @@ CARRIERS = frozenset({
 })
 
 WALK = 40  # values followed back from a faulty operand to the lines that built it
+WALK_TO_USER = 400  # ... and how far while no user line is found yet (a mask built inside a library)
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -76,7 +79,8 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         seen.add((event.file, event.line))
     frontier, visited = [vid], set()
     # walk until `limit` lines that made values (not only reshaped them) are found, a bounded walk
-    while frontier and sum(not carried for carried, *_ in found) < limit and len(visited) < WALK:
+    while frontier and sum(not carried for carried, *_ in found) < limit and \
+            len(visited) < (WALK if any(not carried for carried, *_ in found) else WALK_TO_USER):
         current = frontier.pop(0)
         if current in visited:
             continue
@@ -92,13 +96,19 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         place = (event.file, event.line)
         if event.file and place not in seen:
             seen.add(place)
-            found.append((event.op in CARRIERS, len(found), _place(event.file, event.line, role)))
+            # an installed library's line is named after the user's own: the walk goes on to the user's code
+            found.append((event.op in CARRIERS or _installed(event.file), len(found), _place(event.file, event.line, role)))
         elif event.op not in CARRIERS:  # a line first reached through a reshape also computes: it made values
-            found = [(False, order, site) if (site.file, site.line) == place else (carried, order, site)
+            found = [(_installed(site.file), order, site) if (site.file, site.line) == place else (carried, order, site)
                      for carried, order, site in found]
         frontier.extend(meta.vid for meta in event.inputs)
     # the line that made the values first, the lines that only reshaped or converted them after
     return tuple(place for *_, place in sorted(found)[:limit])
+
+
+def _installed(filename: str) -> bool:
+    """A file of an installed package (transformers' mask helpers), not the user's own code."""
+    return f"{os.sep}site-packages{os.sep}" in filename or f"{os.sep}dist-packages{os.sep}" in filename
 
 
 def registration(analysis: "Analysis", kind: str, name: str) -> list[Related]:

@@ -24,8 +24,10 @@ HARMS: dict[str, tuple[str, ...]] = {
     "repeat": ("dropout-eval", "nondeterministic"),
 }
 # Ops that mix positions or samples: where a change enters values the axes cannot place, one of these made it.
-MIXING = frozenset({"conv1d", "conv2d", "conv3d", "conv_transpose1d", "cumsum", "cumprod", "roll", "pad",
-                             "avg_pool1d", "max_pool1d", "interpolate", "fft_fft", "fft_rfft", "sum", "mean"})
+MIXING = frozenset({
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "cumsum", "cumprod", "roll", "pad", "avg_pool1d", "max_pool1d",
+    "interpolate", "fft_fft", "fft_rfft", "sum", "mean", "topk", "sort", "argsort", "kthvalue", "scatter", "index_put",
+})
 STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
 MESSAGES = {
