@@ -83,8 +83,8 @@ def test_attention_is_clean(attnscope_check):
 
 
 def grade(course: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """Run the course's tests in-process; the snapshot plugin keeps one temp dir per process, so it stays out."""
-    return course.runpytest("-p", "no:textual-snapshot", *args)
+    """Run the course's tests in a fresh process (torch cannot be imported twice in one); the snapshot plugin stays out."""
+    return course.runpytest_subprocess("-p", "no:textual-snapshot", *args)  # torch imports once per process
 
 
 @pytest.fixture
