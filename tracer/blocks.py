@@ -157,13 +157,10 @@ class BlockFinder:
         scores = exp.inputs[0]
         shifted = self.flow.made_by(scores.vid)
         max_subtracted = False
-        if shifted is not None and shifted.op == "sub" and len(shifted.inputs) == 2:
-            peak = self.flow.made_by(shifted.inputs[1].vid)
-            while peak is not None and peak.op in ("detach", "getitem", "masked_fill", "unsqueeze"):
-                peak = self.flow.made_by(peak.inputs[0].vid)
-            if peak is not None and peak.op in ("max", "amax", "logsumexp"):
-                max_subtracted = True
-                scores = shifted.inputs[0]
+        if shifted is not None and shifted.op == "sub" and len(shifted.inputs) == 2 and \
+                self._row_peak(shifted.inputs[1], through=("detach", "getitem", "masked_fill", "unsqueeze")):
+            max_subtracted = True
+            scores = shifted.inputs[0]
         block = self._new_block("handwritten", event, scores, self.facts[total.index].normalized)
         block.exp_event, block.max_subtracted, block.dim_event = exp.index, max_subtracted, total.index
         self._finish(block, contraction, scores)
@@ -529,10 +526,12 @@ class BlockFinder:
             return False
         return any(self._from_boolean(m, depth - 1) for m in event.inputs)
 
-    def _row_peak(self, meta: TensorMeta) -> bool:
-        """Whether a value is a maximum (or log-sum-exp) taken of a table, seen through detach and views."""
+    def _row_peak(self, meta: TensorMeta, through: tuple[str, ...] = ("detach", "getitem", "unsqueeze", "expand", "to",
+                                                                      "float")) -> bool:
+        """Whether a value is a maximum (or log-sum-exp) taken of a table, seen through the ops `through`
+        (a hand-written softmax's shift also through the fill of its masked scores)."""
         peak = self.flow.made_by(meta.vid)
-        while peak is not None and peak.op in ("detach", "getitem", "unsqueeze", "expand", "to", "float") and peak.inputs:
+        while peak is not None and peak.op in through and peak.inputs:
             peak = self.flow.made_by(peak.inputs[0].vid)
         return peak is not None and peak.op in ("max", "amax", "logsumexp")
 

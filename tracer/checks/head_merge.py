@@ -20,7 +20,8 @@ class HeadMerge(Check):
     def run(self, analysis) -> Iterable[Finding]:
         for event, pieces, splitting in torn_reshapes(analysis):
             kinds = set(pieces)
-            if not splitting and ({"head", "seq"} <= kinds or _positions_behind(pieces) and not _heads_elsewhere(analysis, event)):
+            behind = _positions_behind(pieces) and not _heads_elsewhere(analysis, event)
+            if not splitting and ({"head", "seq"} <= kinds or behind):
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "

@@ -206,8 +206,9 @@ def _causal_by_construction(analysis, facts: Facts) -> dict[str, int]:
     sequence = _own_token_sequence(analysis, facts)
     if sequence is None:
         return {}
-    runs = _running_sums(analysis) | _scans(analysis)
-    return {sequence: 0} if runs and "backward" not in runs else {}
+    scans = _scans(analysis)
+    built = (_runs_a_sum(analysis) or "forward" in scans) and "backward" not in scans
+    return {sequence: 0} if built else {}
 
 
 def _own_token_sequence(analysis, facts: Facts) -> str | None:
@@ -228,17 +229,16 @@ def _along_positions(analysis, axis: int) -> bool:
     return analysis.table.get(axis).kind == "seq"
 
 
-def _running_sums(analysis) -> set[str]:
-    """"forward" for a floating-point `cumsum` along the sequence (a count over a mask is not one)."""
-    found = set()
+def _runs_a_sum(analysis) -> bool:
+    """Whether some floating-point `cumsum` runs along a sequence (a count over a mask is not one)."""
     for event in analysis.recording.ops("cumsum"):
         if not event.inputs or "float" not in event.outputs[0].dtype:
             continue
         axes = analysis.axes_of(event.inputs[0])
         dim = event.arg(1, "dim")
         if isinstance(dim, int) and -len(axes) <= dim < len(axes) and _along_positions(analysis, axes[dim]):
-            found.add("forward")
-    return found
+            return True
+    return False
 
 
 def _scans(analysis) -> set[str]:

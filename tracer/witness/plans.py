@@ -84,8 +84,7 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
             continue
         if not described and seq in facts.pad_rows:
             weight, pad_id = facts.pad_rows[seq]
-            yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
-                                  aligned=facts.aligned_roots(seq)),
+            yield Plan("padding", _padding_region(facts, seq, pad),
                        f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
                        rows={weight: pad_id})
             return
@@ -97,13 +96,17 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
         if mask is None:
             continue
         avoid = _pad_value(tensor, mask)
-        yield Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
-                                  aligned=facts.aligned_roots(seq)),
+        yield Plan("padding", _padding_region(facts, seq, pad),
                    f"the padded positions of {data.name}", {position: _changed(tensor, mask, data.vocabulary, avoid)})
         return
     plan = _self_padding(facts, inputs)
     if plan is not None:
         yield plan
+
+
+def _padding_region(facts: Facts, seq: str, pad: torch.Tensor) -> Region:
+    """What the padding witness protects: the real positions of `seq` (and of sequences lined up with it)."""
+    return Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad, aligned=facts.aligned_roots(seq))
 
 
 def _self_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
@@ -124,8 +127,7 @@ def _self_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
         cells = _positions_mask(tensor, data, pad)
         if new_mask is None or cells is None:
             continue
-        return Plan("padding", Region("padding", facts.sequence_roots[seq], frozenset(pad.shape), pad=pad,
-                                  aligned=facts.aligned_roots(seq)),
+        return Plan("padding", _padding_region(facts, seq, pad),
                     f"{_positions(size_t - padded, size_t - 1)} of sample 0 of {data.name} (padded by attnscope in "
                     f"{facts.names[mask_position]})",
                     {position: _changed(tensor, cells, data.vocabulary, None)}, {mask_position: new_mask})

@@ -112,7 +112,7 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         code = "mask-polarity" if localized.hides_real else code
         where = (f"this mask hides the real positions and keeps the padded ones, which the {pooling} then reads"
                  if localized.hides_real else f"this mask leaves padded positions in what the {pooling} reads")
-    elif (mixer := _untracked_mixer(analysis, localized)) is not None:
+    elif index is None and (mixer := _untracked_mixer(analysis, localized)) is not None:
         index, reached = mixer, events[localized.event]
         mixed = "samples" if kind == "batch" else "positions"
         where = (f"the change gets in at this {events[index].op}, which mixes {mixed} into values whose axes "
@@ -138,10 +138,8 @@ def _untracked_mixer(analysis, localized: Localized) -> int | None:
     samples (a convolution, a running sum, a reduction): the change was made there, not where it shows."""
     if not localized.through:
         return None
-    start = min(localized.through)
-    if analysis.recording.events[start].op not in MIXING or start > localized.event:
-        return None
-    return start
+    start = min(localized.through)  # the ops behind the first moved one: the earliest is where it entered
+    return start if analysis.recording.events[start].op in MIXING else None
 
 
 def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str]:
