@@ -9,9 +9,9 @@ transformer gets `~mask`, so every image attends to its padding only; it must be
 `mask-polarity`. Both images are padded, so no query loses every key and the inversion is
 the only fault; attnscope misses it now (KNOWN_WRONG). `build_mask_inverted_full_image`
 plants it where the second image fills the batch's size, so the inversion hides all its
-pixels: `mask-polarity`, with the `fully-masked-row` and `nan` it causes. `build_unprojected` feeds features of the model's width straight to the
-transformer, as a user of DETR's `Transformer` alone would: correct, but attnscope reports a
-`mask-axis` (KNOWN_WRONG). The files are imported by path: DETR's `models` package shares its
+pixels: `mask-polarity`, with the `fully-masked-row` and `nan` it causes as its consequences.
+`build_unprojected` feeds features of the model's width straight to the transformer, as a
+user of DETR's `Transformer` alone would: correct, and clean. The files are imported by path: DETR's `models` package shares its
 name with this project's own, and its `__init__` builds the torchvision backbone.
 """
 
@@ -26,14 +26,11 @@ REPOSITORY = "facebookresearch/detr"
 COMMIT = "29901c5"
 FOLDER = "detr"
 EXPECTED = {"build": [], "build_mask_inverted": ["mask-polarity"],
-            "build_mask_inverted_full_image": ["fully-masked-row", "mask-polarity", "nan"], "build_unprojected": []}
+            "build_mask_inverted_full_image": ["mask-polarity"], "build_unprojected": []}
 KNOWN_WRONG = {
     "build_mask_inverted": ([], "no padding witness runs for a (B, H, W) pixel mask and no rule reads the inverted "
                                 "pattern; changing only padded pixels moves real outputs by 4.6 "
                                 "(real-repros/image_mask_inverted_missed.py)"),
-    "build_unprojected": (["mask-axis"], "(B, C, H, W) features flattened to (H*W, B, C) keep unknown axes, and the "
-                                         "key_padding_mask's batch is not matched to theirs; changing padded pixels "
-                                         "moves no real output (real-repros/image_features_flattened_mask_axis.py)"),
 }
 BACKBONE_CHANNELS = 64
 
