@@ -7,7 +7,8 @@ embedding computed from that mask, and 5 object queries; attnscope must say noth
 `build_mask_inverted` plants the bug a user makes who reads `mask` as a keep-mask: the
 transformer gets `~mask`, so every image attends to its padding only; it must be a
 `mask-polarity`. Both images are padded, so no query loses every key and the inversion is
-the only fault; attnscope misses it now (KNOWN_WRONG). `build_mask_inverted_full_image`
+the only fault: the mask input's padding is the value that fills some last rows and columns of
+each image, and the transformer's mask hides exactly the other pixels. `build_mask_inverted_full_image`
 plants it where the second image fills the batch's size, so the inversion hides all its
 pixels: `mask-polarity`, with the `fully-masked-row` and `nan` it causes as its consequences.
 `build_unprojected` feeds features of the model's width straight to the transformer, as a
@@ -27,11 +28,6 @@ COMMIT = "29901c5"
 FOLDER = "detr"
 EXPECTED = {"build": [], "build_mask_inverted": ["mask-polarity"],
             "build_mask_inverted_full_image": ["mask-polarity"], "build_unprojected": []}
-KNOWN_WRONG = {
-    "build_mask_inverted": ([], "no padding witness runs for a (B, H, W) pixel mask and no rule reads the inverted "
-                                "pattern; changing only padded pixels moves real outputs by 4.6 "
-                                "(real-repros/image_mask_inverted_missed.py)"),
-}
 BACKBONE_CHANNELS = 64
 
 

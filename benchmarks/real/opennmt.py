@@ -5,15 +5,15 @@ parser). `build_lm` runs a training pass on 2 left-padded samples of 7 tokens (t
 with 3 pads); `build_lm_prefill` the same prompt as decoding's step 0, which fills the KV
 cache and zeroes the padded values (`value.masked_fill(key_pad_mask, 0)`); `build_nmt`
 a training pass with padded sources (`src_len`) and padded targets; `build_nmt_decode`
-translation's first two steps through the cache. All are correct and must be clean, but
-attnscope reports a `causal-leak` on the three LM targets (KNOWN_WRONG): the pad queries,
-whose every key is hidden, get every key instead (`patch_mask`), so their outputs see the
-future; they are padding, and no real position moves.
+translation's first two steps through the cache. All are correct and must be clean: the pad
+queries, whose every key is hidden, get every key instead (`patch_mask`), so their outputs see
+the future, but they are padding and no real position moves (the ids come as (B, T, 1): their
+batch dim and their padding are read through the trailing dim).
 `build_lm_decode` prefills and then decodes one token: the step builds no mask at all
 (`dec_mask` only when more than one query), so the new token attends to the padded cache
 positions; their values are zero, but their keys take softmax weight, so the pad
 embeddings move the output (by 0.44 at sample 1's decoded token when the pad row is
-redrawn). A **true** `padding-leak`, the right expectation; attnscope misses it now.
+redrawn). A **true** `padding-leak`, the right expectation.
 `build_causal_leak` plants a leak: the layers' future mask built with `tril_(1)`.
 `onmt`'s package `__init__`s import the data pipeline and its tokenizer (pyonmttok), so
 the packages are registered without them.
@@ -32,15 +32,6 @@ FOLDER = "OpenNMT-py"
 PAD = 1
 EXPECTED = {"build_lm": [], "build_lm_prefill": [], "build_lm_decode": ["padding-leak"], "build_nmt": [],
             "build_nmt_decode": [], "build_causal_leak": ["causal-leak"]}
-PAD_QUERIES = ("the ids come as (B, T, 1): no batch or padding witness runs and the causal witness counts pad "
-               "positions, whose fully hidden rows OpenNMT unmasks (patch_mask); changing later tokens moves "
-               "no real position (real-repros/left_padding_rows_unmasked_causal_false_alarm.py)")
-KNOWN_WRONG = {
-    "build_lm": (["causal-leak"], PAD_QUERIES),
-    "build_lm_prefill": (["causal-leak"], PAD_QUERIES),
-    "build_lm_decode": (["causal-leak"], PAD_QUERIES + "; and the decoded token's padding leak is missed even with "
-                                         "(B, T) ids (real-repros/cached_decode_step_padding_missed.py)"),
-}
 SIZES = dict(num_layers=2, d_model=32, heads=4, d_ff=64, copy_attn=False, self_attn_type="scaled-dot",
              dropout=0.0, attention_dropout=0.0, max_relative_positions=0, relative_positions_buckets=0,
              aan_useffn=False)

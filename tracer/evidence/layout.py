@@ -114,11 +114,18 @@ def _support(option: tuple[str, ...], votes: list[Vote]) -> float:
 
 
 def _per_dim(rank: int, votes: list[Vote]) -> tuple[str, ...]:
-    """Inputs of other ranks (images, per-head tensors): only sequence evidence names a dim."""
-    score = [0.0] * rank
+    """Inputs of other ranks (images, per-head tensors, ids with a trailing feature dim): each dim
+    takes the role its evidence supports; the batch is the one dim with most support for it."""
+    seq = [0.0] * rank
+    batch = [0.0] * rank
     for vote in votes:
-        score[vote.dim] += vote.weight if vote.role == "seq" else -vote.weight
-    return tuple("seq" if value > 0 else "" for value in score)
+        seq[vote.dim] += vote.weight if vote.role == "seq" else -vote.weight
+        batch[vote.dim] += vote.weight if vote.role == "batch" else -vote.weight
+    roles = ["seq" if value > 0 else "" for value in seq]
+    best = max(range(rank), key=lambda dim: batch[dim], default=None)
+    if best is not None and batch[best] > 0 and not roles[best]:
+        roles[best] = "batch"
+    return tuple(roles)
 
 
 # ---------------------------------------------------------------------------- gathering

@@ -137,7 +137,7 @@ def source_behind(analysis: "Analysis", vid: int, steps: int = 4) -> "Source | N
     return None
 
 
-VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "narrow", "select", "long", "int"}
+VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "narrow", "select", "split", "chunk", "unbind", "long", "int"}
 
 
 def _token_inputs(analysis: "Analysis"):
@@ -257,7 +257,9 @@ def runs_at_an_end(shown: torch.Tensor) -> bool:
 
 
 def image_border(shown: torch.Tensor) -> bool:
-    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding."""
+    """Each (rows, columns) grid shows exactly some last rows and some last columns: image padding
+    (images are padded at the bottom and the right, so the real pixels, a block at the top left,
+    never read as a border)."""
     rows, columns = shown.all(dim=2), shown.all(dim=1)
     border = rows[:, :, None] | columns[:, None, :]
-    return bool((border == shown).all()) and runs_at_an_end(rows) and runs_at_an_end(columns)
+    return bool((border == shown).all()) and _runs_at_end(rows) and _runs_at_end(columns)

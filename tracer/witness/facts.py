@@ -128,11 +128,15 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
 
 def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, int] | None:
     """The embedding weight and the row every padded position reads (`padding_idx`), where the ids
-    embedded are an input whose padded positions all hold that id."""
+    embedded are an input (or a view or slice of one: OpenNMT's (B, T, 1) ids) whose padded
+    positions all hold that id."""
     recording = analysis.recording
     for event in recording.ops("embedding"):
         pad_id = event.arg(2, "padding_idx")
-        if not isinstance(pad_id, int) or len(event.inputs) < 2 or event.inputs[0].vid not in positions:
+        if not isinstance(pad_id, int) or len(event.inputs) < 2:
+            continue
+        source = source_behind(analysis, event.inputs[0].vid)
+        if source is None or source.meta.vid not in positions:
             continue
         weight = recording.sources.get(event.inputs[1].vid)
         ids = recording.values.get(event.inputs[0].vid)

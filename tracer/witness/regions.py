@@ -88,11 +88,13 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
     # padding: a value without the padded sequence is pooled over it (or independent of it): wholly protected
     if not positions:
         return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
-    return _real(region.pad, batch, positions, rank)
+    return _real(region.pad, batch, positions, rank, others=output)
 
 
-def _real(pad: torch.Tensor, batch: list, positions: list, rank: int) -> torch.Tensor | None:
-    """Cells at real (not padded) positions of every positional dim, by each cell's sample."""
+def _real(pad: torch.Tensor, batch: list, positions: list, rank: int, others: bool = False) -> torch.Tensor | None:
+    """Cells at real (not padded) positions of every positional dim, by each cell's sample.
+    `others`: an output's positions of another sequence joined to this one (tokens decoded after
+    a padded prompt) hold no padding of it, so they are protected too."""
     if len(batch) > 1 or (not batch and pad.shape[0] != 1):
         return None
     cells = []
@@ -104,8 +106,10 @@ def _real(pad: torch.Tensor, batch: list, positions: list, rank: int) -> torch.T
             if int(bvec.max()) >= pad.shape[0]:
                 return None
             real = ~pad[_along(bvec, bdim, rank), _along(vec.clamp(min=0), dim, rank)] & _along(vec >= 0, dim, rank)
+            if others:
+                real = real | _along(vec == OTHER, dim, rank)
         else:
-            real = _along(~pad[0][vec.clamp(min=0)] & (vec >= 0), dim, rank)
+            real = _along(~pad[0][vec.clamp(min=0)] & ((vec >= 0) | (others and vec == OTHER)), dim, rank)
         cells.append(real)
     return _all(cells, rank)
 
