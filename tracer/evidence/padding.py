@@ -242,11 +242,19 @@ def image_padding(analysis: "Analysis", batch: int, grid: tuple[int, int] | None
             continue
         if not is_mask_like(source, value):
             continue
-        readings = [pad for pad in (value == 0, value != 0)
-                    if bool(pad.any()) and not bool(pad.flatten(1).all(dim=1).any()) and image_border(pad)]
-        if len(readings) == 1:
-            return Padding(readings[0].flatten(1), f"the image mask input {source.name}")
+        pad = image_pad_reading(value)
+        if pad is not None:
+            return Padding(pad.flatten(1), f"the image mask input {source.name}")
     return None
+
+
+def image_pad_reading(value: torch.Tensor) -> torch.Tensor | None:
+    """The padding of a (B, rows, columns) mask, True at padding: the one value that fills only some
+    last rows and columns of each image, with some real pixel left in every image; None if no
+    single value reads so."""
+    readings = [pad for pad in (value == 0, value != 0)
+                if bool(pad.any()) and not bool(pad.flatten(1).all(dim=1).any()) and image_border(pad)]
+    return readings[0] if len(readings) == 1 else None
 
 
 def runs_at_an_end(shown: torch.Tensor) -> bool:

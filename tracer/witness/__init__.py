@@ -31,7 +31,7 @@ from .compare import Move, moved
 from .facts import Facts, gather
 from .localize import aligned, localize
 from .plans import Plan, Skipped, plans
-from .regions import protected_cells
+from .regions import protected_cells, witnessed
 from .runner import Run, Runner, input_tensors
 from .state import Snapshot, take_snapshot
 from .verdict import confirm_or_report, mask_use_at
@@ -166,9 +166,18 @@ def _cell_words(analysis, meta, cell: tuple[int, ...], name: str) -> str:
         kind = table.get(axis).kind
         if kind in ("seq", "pos") and not where:
             where = f" at position {cell[dim]}"
+        elif kind == "merged" and not where and _is_grid(table, axis):
+            columns = table.get(table.get(axis).parts[1]).size
+            where = f" at pixel ({cell[dim] // columns}, {cell[dim] % columns})"
         elif kind == "batch" and several and not sample:
             sample = f" of sample {cell[dim]}"
     return f"{name}{where}{sample}"
+
+
+def _is_grid(table, axis: int) -> bool:
+    """A flattened (rows, columns) grid of pixels."""
+    parts = table.get(axis).parts
+    return len(parts) == 2 and all(table.get(part).kind == "spatial" for part in parts)
 
 
 def _refuted(analysis, plan: Plan, findings: list[Finding]) -> list[Finding]:
@@ -177,7 +186,7 @@ def _refuted(analysis, plan: Plan, findings: list[Finding]) -> list[Finding]:
     kept = []
     for finding in findings:
         if finding.code in claims and finding.severity == "error" and \
-                _mask_sequence(analysis, finding, plan.kind) == plan.region.sequence:
+                witnessed(analysis.table, _mask_sequence(analysis, finding, plan.kind), plan.region):
             protected = PROTECTED[plan.kind]
             witness = Witness(plan.kind, plan.changed, f"nothing at {protected}", 0.0)
             finding = replace(finding, severity="info", witness=witness,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ..blocks import AttentionBlock
-from ..evidence.padding import source_behind
+from ..evidence.padding import image_pad_reading, source_behind
 from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 
 LOCKSTEP_ROWS = 2  # rows whose bound moves on by one key, in a mask that follows the query
@@ -28,6 +28,17 @@ class DataInput:
     vocabulary: int | None  # the embedding's size, for token ids
 
 
+@dataclass(frozen=True)
+class ImagePadding:
+    """Padded pixels of an image input, told by a (B, rows, columns) mask input."""
+
+    position: int  # the image's position among the forward's tensors
+    dims: tuple[int, int, int]  # its batch, row and column dims
+    roots: tuple[int, int]  # the table roots of its row and column axes
+    pad: torch.Tensor  # (B, rows, columns), True at padding
+    mask: str  # the mask input's name
+
+
 @dataclass
 class Facts:
     names: list[str]  # per input position
@@ -40,6 +51,7 @@ class Facts:
     pad_rows: dict[str, tuple[str, int]] = field(default_factory=dict)  # sequence -> (embedding weight, pad id)
     compares_samples: bool = False
     aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
+    image_padding: ImagePadding | None = None
 
     def aligned_roots(self, sequence: str) -> frozenset[int]:
         return self.aligned.get(self.sequence_roots[sequence], frozenset())
@@ -73,6 +85,7 @@ def gather(analysis, positions: list[int]) -> Facts:
             facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
         facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
     _padding(analysis, facts, positions)
+    facts.image_padding = _image_padding(analysis, facts, positions)
     facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
                     or _causal_by_construction(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
@@ -124,6 +137,34 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
         row = _pad_row(analysis, positions, padding.pad)
         if row is not None:
             facts.pad_rows[sequence] = row
+
+
+def _image_padding(analysis, facts: Facts, positions: list[int]) -> ImagePadding | None:
+    """An image input (batch, ..., rows, columns, ...) and a mask input (batch, rows, columns) whose
+    one value fills only some last rows and columns of each image (DETR's `mask`, an image
+    processor's `pixel_mask`, whichever its polarity)."""
+    values = analysis.recording.values
+    for mask_position, vid in enumerate(positions):
+        value = values.get(vid)
+        if value is None or value.dim() != 3 or not _is_mask_input(analysis, vid):
+            continue
+        pad = image_pad_reading(value)
+        if pad is None:
+            continue
+        for position, data in enumerate(facts.data):
+            if data is None or data.batch is None:
+                continue
+            shape = analysis.recording.sources[data.vid].meta.shape
+            axes = analysis.inputs.axes.get(data.vid, ())
+            rows = [d for d in range(len(shape) - 1) if d != data.batch and d + 1 != data.batch
+                    and (shape[d], shape[d + 1]) == tuple(value.shape[1:])]
+            if shape[data.batch] != value.shape[0] or len(rows) != 1 or len(axes) != len(shape):
+                continue
+            row = rows[0]
+            table = analysis.table
+            return ImagePadding(position, (data.batch, row, row + 1),
+                                (table.find(axes[row]), table.find(axes[row + 1])), pad, facts.names[mask_position])
+    return None
 
 
 def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, int] | None:

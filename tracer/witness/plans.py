@@ -99,9 +99,27 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
         yield Plan("padding", _padding_region(facts, seq, pad),
                    f"the padded positions of {data.name}", {position: _changed(tensor, mask, data.vocabulary, avoid)})
         return
-    plan = _self_padding(facts, inputs)
+    plan = _self_padding(facts, inputs) or _image_padding(facts, inputs)
     if plan is not None:
         yield plan
+
+
+def _image_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
+    """Other pixels where the image mask says padding: nothing at a real pixel, and nothing pooled
+    or read by queries, may move."""
+    image = facts.image_padding
+    if image is None:
+        return None
+    tensor = inputs[image.position]
+    batch, row, column = image.dims
+    shape = [1] * tensor.dim()
+    for dim in image.dims:
+        shape[dim] = tensor.shape[dim]
+    order = sorted(range(3), key=lambda i: image.dims[i])  # the mask's (batch, rows, columns) in the image's dim order
+    cells = image.pad.permute(order).reshape(shape).expand(tensor.shape)
+    region = Region("padding", pad=image.pad, grid=image.roots)
+    return Plan("padding", region, f"the padded pixels of {facts.names[image.position]} (padding told by {image.mask})",
+                {image.position: _changed(tensor, cells, None, None)})
 
 
 def _padding_region(facts: Facts, seq: str, pad: torch.Tensor) -> Region:

@@ -41,6 +41,7 @@ class Region:
     cut: torch.Tensor | None = None  # per sample (one value: every sample)
     sample: int | None = None
     aligned: frozenset[int] = frozenset()  # roots of sequences the model lines up with this one, position by position
+    grid: tuple[int, int] | None = None  # padding of an image: the roots of its row and column axes (pad is B, rows, columns)
 
 
 def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, ...], region: Region,
@@ -85,6 +86,8 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
             return cells
         real = _real(region.pad, batch, positions, rank)
         return None if real is None else cells & real
+    if region.grid is not None:
+        return _real_pixels(region, per_dim, batch, rank)
     # padding: a value without the padded sequence is pooled over it (or independent of it): wholly protected
     if not positions:
         return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
@@ -114,6 +117,23 @@ def _real(pad: torch.Tensor, batch: list, positions: list, rank: int, others: bo
     return _all(cells, rank)
 
 
+def _real_pixels(region: Region, per_dim: list[Coordinates], batch: list, rank: int) -> torch.Tensor | None:
+    """Cells at real pixels of a padded image: by each cell's sample, row and column. A value with
+    neither rows nor columns (pooled, or the queries that read the pixels) is wholly protected."""
+    rows = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "row"]
+    columns = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "column"]
+    if not rows and not columns:
+        return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
+    if len(rows) != 1 or len(columns) != 1 or len(batch) > 1 or (not batch and region.pad.shape[0] != 1):
+        return None
+    (row_dim, row), (column_dim, column) = rows[0], columns[0]
+    pad = region.pad
+    if int(row.max()) >= pad.shape[1] or int(column.max()) >= pad.shape[2]:
+        return None
+    samples = _along(batch[0][1], batch[0][0], rank) if batch else torch.zeros((1,) * rank, dtype=torch.long)
+    return ~pad[samples, _along(row, row_dim, rank), _along(column, column_dim, rank)]
+
+
 def _along(vec: torch.Tensor, dim: int, rank: int) -> torch.Tensor:
     shape = [1] * rank
     shape[dim] = vec.numel()
@@ -135,6 +155,9 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
         return [("batch", torch.zeros(1, dtype=torch.long))] if record.kind == "batch" else []
     if record.kind == "mixed" or depth > 3:
         return None
+    if region.grid is not None and table.find(table.base_of(axis)) in region.grid:
+        what = "row" if table.find(table.base_of(axis)) == region.grid[0] else "column"
+        return [(what, torch.arange(size))]
     if record.parts:
         return _unravelled(table, record.parts, size, region, output, depth)
     if record.kind == "batch":
@@ -148,13 +171,23 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
         if region.kind == "batch" or output:
             return []
         return None  # another sequence: it may be this one, written into a cache
-    if record.kind == "spatial":
-        return [] if region.kind == "batch" or output else None
+    if record.kind == "spatial":  # under an image's padding, other pixels (a coarser map) cannot be placed
+        return [] if region.kind == "batch" or (output and region.grid is None) else None
     if _descends(table, axis, region):
         return None
     if record.kind == "unknown" and size in region.sizes:
         return None  # an unnamed axis the size of what changed: it may be that, unnamed
     return []
+
+
+def witnessed(table: AxisTable, root: int | None, region: Region) -> bool:
+    """Whether the sequence at table root `root` is the one `region` protects: the witnessed
+    sequence itself, or, under an image's padding, its pixels flattened row by row."""
+    if root is None:
+        return False
+    if region.grid is None:
+        return root == region.sequence
+    return tuple(table.find(part) for part in table.axes[root].parts) == region.grid
 
 
 def positions_of(table: AxisTable, axis: int, region: Region, depth: int = 0) -> torch.Tensor | None:
