@@ -9,7 +9,7 @@ class BertClassifier(nn.Module):
         super().__init__()
         config = BertConfig(vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                             intermediate_size=64, max_position_embeddings=32, hidden_dropout_prob=0.0,
-                            attention_probs_dropout_prob=0.0, pad_token_id=0, attn_implementation="eager")
+                            attention_probs_dropout_prob=0.0, pad_token_id=0, initializer_range=0.3, attn_implementation="eager")
         self.bert = BertModel(config, add_pooling_layer=True)
         self.classifier = nn.Linear(config.hidden_size, num_labels)
 

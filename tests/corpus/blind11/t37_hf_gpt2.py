@@ -17,7 +17,8 @@ class LeftPaddedScorer(nn.Module):
         out = self.lm(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids)
         logprobs = out.logits[:, :-1].log_softmax(-1)
         token_logprobs = logprobs.gather(-1, input_ids[:, 1:, None]).squeeze(-1)
-        return out.logits, (token_logprobs * attention_mask[:, 1:]).sum(-1)
+        scored = attention_mask[:, 1:] * attention_mask[:, :-1]  # target and its context both real
+        return out.logits, (token_logprobs * scored).sum(-1)
 
 
 def build():

@@ -318,7 +318,8 @@ def solo(i, n=None, left=False, pooled=False, B=None, T=None, pick=None, time_di
         model, args, kw = build(mod)
         full = run(model, args, kw, pick)
         b = B or full.size(0)
-        t = T or (full.size(time_dim) if not pooled else None)
+        # the padded length: the output's time axis, or for pooled outputs the first input's axis 1
+        t = T or (full.size(time_dim) if not pooled else next(x.size(1) for x in args if isinstance(x, torch.Tensor) and x.dim() >= 2))
         keep = None if n is None else (slice(-n, None) if left else slice(0, n))
         a1, k1 = _slice(tuple(args), b, t, i, keep), _slice(dict(kw), b, t, i, keep)
         one = run(model, a1, k1, pick)
