@@ -42,6 +42,8 @@ class HeadSplit(Check):
         """Sizes that happen to fit (T == H) hide the tear; the attention then runs over features."""
         table = analysis.table
         for block in analysis.blocks:
+            if block.product_event is None:
+                continue  # weights a layer predicts (deformable attention's points, a router's experts): no queries met keys
             if _contracts_tokens(analysis, block):
                 continue  # channel attention (XCiT): q·kᵀ sums over the tokens by design, maps are d × d
             for axis in block.contracted_axes[:1]:

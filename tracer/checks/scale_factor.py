@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
-from ..evidence.provenance import factor_definitions, module_definition, scaled_in_place
+from ..evidence.provenance import factor_definitions, installed, module_definition, scaled_in_place
 from ..findings import Finding
 from .base import Check
 
@@ -43,6 +43,8 @@ class ScaleFactor(Check):
                 continue  # the factor is in q's or k's projection, scaled in place when the module was built
             where = block.scale_events[0] if block.scale_events else block.product_event
             event = analysis.recording.events[where]
+            if installed(event.file) and math.isclose(block.scale, 1.0, rel_tol=1e-4):
+                continue  # an installed library that leaves its scores unscaled does so by design (T5 folds it into its init)
             yield self.at(
                 analysis, where,
                 f"scores {describe_factor(block.scale, d_k)} but the query-key product contracts "

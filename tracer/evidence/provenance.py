@@ -97,16 +97,18 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         if event.file and place not in seen:
             seen.add(place)
             # an installed library's line is named after the user's own: the walk goes on to the user's code
-            found.append((event.op in CARRIERS or _installed(event.file), len(found), _place(event.file, event.line, role)))
+            found.append((event.op in CARRIERS or installed(event.file), len(found), _place(event.file, event.line, role)))
         elif event.op not in CARRIERS:  # a line first reached through a reshape also computes: it made values
-            found = [(_installed(site.file), order, site) if (site.file, site.line) == place else (carried, order, site)
+            found = [(installed(site.file), order, site) if (site.file, site.line) == place else (carried, order, site)
                      for carried, order, site in found]
         frontier.extend(meta.vid for meta in event.inputs)
-    # the line that made the values first, the lines that only reshaped or converted them after
-    return tuple(place for *_, place in sorted(found)[:limit])
+    # the line that made the values first, the lines that only reshaped or converted them after, and
+    # the user's own conversion (`attention_mask=padding_mask.long()`) before an installed library's lines
+    ordered = sorted(found, key=lambda item: (item[0], installed(item[2].file), item[1]))
+    return tuple(place for *_, place in ordered[:limit])
 
 
-def _installed(filename: str) -> bool:
+def installed(filename: str) -> bool:
     """A file of an installed package (transformers' mask helpers), not the user's own code."""
     return f"{os.sep}site-packages{os.sep}" in filename or f"{os.sep}dist-packages{os.sep}" in filename
 

@@ -180,7 +180,24 @@ def _advanced_index(ctx: RuleContext, index: list) -> list[Axes]:
         axes = ctx.inputs[position] + ctx.inputs[0][1:]
         if len(axes) == len(out):
             return [axes]
+    if len(tensor_items) > 1 and index[:len(tensor_items)] == tensor_items:
+        picked = _picked_in_order(ctx, [item[TENSOR_SLOT] for item in tensor_items])
+        if picked is not None and len(out) == 1 + len(ctx.inputs[0]) - len(tensor_items):
+            return [(picked,) + ctx.inputs[0][len(tensor_items):]]
     return [ctx.fresh(out)]
+
+
+def _picked_in_order(ctx: RuleContext, positions: list[int]) -> int | None:
+    """`x[torch.arange(B), last]`: one element per row of the dim an `arange` of its full size indexes
+    (each sample's last token), so the result's dim is that dim's axis; None otherwise."""
+    shape = ctx.shape(0)
+    if any(len(ctx.shape(position)) != 1 for position in positions):
+        return None
+    for dim, position in enumerate(positions):
+        record = ctx.table.get(ctx.inputs[position][0])
+        if record.kind == "pos" and record.size == shape[dim] and ctx.shape(position)[0] == shape[dim]:
+            return ctx.inputs[0][dim]
+    return None
 
 
 # ------------------------------------------------------------------ products
