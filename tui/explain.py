@@ -17,6 +17,7 @@ from rich.text import Text
 from tracer.axes import Axis
 from tracer.blocks import AttentionBlock, MaskUse
 from tracer.events import TENSOR_SLOT, OpEvent, TensorMeta, ValueStats
+from tracer.findings import Finding, Related
 
 from .session import Session
 
@@ -172,21 +173,72 @@ def meaning_lines(session: Session, event: OpEvent) -> list[Text]:
 
 
 def finding_lines(session: Session, event: OpEvent) -> list[Text]:
+    """The op's findings, each with its notes and consequences; then the consequences of a
+    mistake made elsewhere that sit at this op, each naming its cause."""
     lines = []
     for finding in session.findings_at.get(event.index, []):
         lines.append(Text.assemble((f"{finding.severity}[{finding.code}] ", SEVERITY_STYLES.get(finding.severity, "bold")),
                                    finding.message))
-        for place in finding.related:  # where the faulty value was built, as the text report's notes
-            where = f"{os.path.basename(place.file)}:{place.line}" + (f" (in {place.function})" if place.function else "")
-            lines.append(Text.assemble(("  note: ", "bold cyan"), f"{place.role}: {where}"))
-            source = linecache.getline(place.file, place.line).strip()
-            if source:
-                lines.append(Text(f"    {source}", style="dim"))
-        if finding.witness is not None:
-            lines.append(Text.assemble(("  proof: ", "bold magenta"), finding.witness.proof))
-            lines += divergence_lines(session, finding.witness.path)
-        if finding.hint:
-            lines.append(Text.assemble(("  hint: ", "bold"), finding.hint))
+        lines += note_lines(finding.related)
+        for consequence in finding.consequences:
+            lines += consequence_lines(session, consequence, finding)
+        lines += proof_lines(session, finding)
+    for consequence, cause in session.consequences_at.get(event.index, []):
+        lines.append(Text.assemble((f"consequence [{consequence.code}] ", "bold cyan"), consequence.message))
+        label = (f"{cause.severity}[{cause.code}]", SEVERITY_STYLES.get(cause.severity, "bold"))
+        lines.append(Text.assemble(("  caused by ", "bold cyan"), label,
+                                   f" at {place_text(session, cause)}: {cause.message}"))
+        lines += note_lines(consequence.related)
+        lines += proof_lines(session, consequence)
+    return lines
+
+
+def note_lines(related: tuple[Related, ...]) -> list[Text]:
+    """Where the faulty value was built, as the text report's notes, each with its source line."""
+    lines = []
+    for place in related:
+        where = f"{os.path.basename(place.file)}:{place.line}" + (f" (in {place.function})" if place.function else "")
+        lines.append(Text.assemble(("  note: ", "bold cyan"), f"{place.role}: {where}"))
+        source = linecache.getline(place.file, place.line).strip()
+        if source:
+            lines.append(Text(f"    {source}", style="dim"))
+    return lines
+
+
+def proof_lines(session: Session, finding: Finding) -> list[Text]:
+    """The witness's proof and the ops its change passed, then the hint."""
+    lines = []
+    if finding.witness is not None:
+        lines.append(Text.assemble(("  proof: ", "bold magenta"), finding.witness.proof))
+        lines += divergence_lines(session, finding.witness.path)
+    if finding.hint:
+        lines.append(Text.assemble(("  hint: ", "bold"), finding.hint))
+    return lines
+
+
+def place_text(session: Session, finding: Finding, beside: Finding | None = None) -> str:
+    """`mask_polarity_lengths.py:38 (#18)`: a finding's line and the op it sits at, if any;
+    `line 38 (#18)` in the file of `beside`, the finding it is told under."""
+    if not finding.file:
+        where = "no line"
+    elif beside is not None and finding.file == beside.file:
+        where = f"line {finding.line}"
+    else:
+        where = f"{os.path.basename(finding.file)}:{finding.line}"
+    index = session.finding_event(finding)
+    return where + (f" (#{index})" if index is not None else "")
+
+
+def consequence_lines(session: Session, consequence: Finding, cause: Finding) -> list[Text]:
+    """A consequence under its cause, as the text report's `note: consequence [code]`: where it
+    is, its source line when that is another line than the cause's, its proof where it has one."""
+    lines = [Text.assemble((f"  consequence [{consequence.code}] ", "bold cyan"),
+                           f"{place_text(session, consequence, cause)}: {consequence.message}")]
+    source = linecache.getline(consequence.file, consequence.line).strip() if consequence.file else ""
+    if source and (consequence.file, consequence.line) != (cause.file, cause.line):
+        lines.append(Text(f"    {source}", style="dim"))
+    if consequence.witness is not None:
+        lines.append(Text.assemble(("    proof: ", "bold magenta"), consequence.witness.proof))
     return lines
 
 

@@ -105,6 +105,18 @@ class Session:
         return found
 
     @cached_property
+    def consequences_at(self) -> dict[int, list[tuple[Finding, Finding]]]:
+        """Event index -> (consequence, its cause) for the ops where a mistake's consequence sits
+        apart from the mistake itself; one at its cause's own op is told under the cause there."""
+        found: dict[int, list[tuple[Finding, Finding]]] = {}
+        for cause in self.findings:
+            for consequence in cause.consequences:
+                index = self.finding_event(consequence)
+                if index is not None and cause not in self.findings_at.get(index, []):
+                    found.setdefault(index, []).append((consequence, cause))
+        return found
+
+    @cached_property
     def finding_events(self) -> list[int]:
         return sorted(self.findings_at)
 
@@ -126,8 +138,9 @@ class Session:
 
     @cached_property
     def attention_events(self) -> list[int]:
-        """The ops shown by the "attention" filter: block members, attention ops, flagged ops."""
-        marked = set(self.block_of) | set(self.findings_at)
+        """The ops shown by the "attention" filter: block members, attention ops, flagged ops and
+        the ops their consequences sit at."""
+        marked = set(self.block_of) | set(self.findings_at) | set(self.consequences_at)
         marked.update(e.index for e in self.events if e.op in ATTENTION_OPS)
         return sorted(marked)
 

@@ -32,6 +32,13 @@ class TestMainScreen:
         app = ScopeApp(traced("zoo:ref_encoder_decoder"), "zoo:ref_encoder_decoder")
         assert snap_compare(app, press=["s"], terminal_size=size)
 
+    @pytest.mark.parametrize("size", SIZES)
+    def test_consequence_chosen_in_the_findings(self, snap_compare, size: tuple[int, int]) -> None:
+        """mask_polarity_lengths: the NaN under its cause in the findings (indented, not counted),
+        chosen there (shift+Tab, ↓↓, Enter): its softmax marked ○, the details name the cause."""
+        app = ScopeApp(traced("zoo:mask_polarity_lengths"), "zoo:mask_polarity_lengths")
+        assert snap_compare(app, press=["shift+tab", "down", "down", "enter"], terminal_size=size)
+
 
 class TestHeatmap:
     @pytest.mark.parametrize("size", SIZES)

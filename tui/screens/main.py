@@ -57,10 +57,11 @@ VIEW_BINDINGS = [
 
 INTRO = (
     "attnscope replays one recorded forward pass op by op. Every tensor's axes are named "
-    "(B batch, H heads, Tq/Tk query/key positions, d features); flagged ops carry a red ●. "
+    "(B batch, H heads, Tq/Tk query/key positions, d features); flagged ops carry a red ●, "
+    "an op where a mistake's consequence shows (an empty row, a NaN) a ○. "
     "Tab moves between the panes (modules, findings, ops, current op, source); ↑/↓ scroll the focused one, "
     "←/→ the source sideways; "
-    "Enter on a module or a finding jumps to its op. v opens the numbers behind the current op, "
+    "Enter on a module, a finding or a consequence listed under it jumps to its op. v opens the numbers behind the current op, "
     "which has its own help."
 )
 

@@ -4,8 +4,9 @@ A line widget (Textual's line API) over pre-drawn rows: each row is drawn into a
 per width and kept, so stepping, jumping and switching panes repaint from cache, and the
 filter (all ops / attention ops only) swaps a list of indexes instead of rebuilding a
 table. The columns fit the width instead of scrolling sideways: `#` with the finding
-marker, op and output axes always show; module and line join when there is room (they are
-in the details pane either way), and the axes and module cells shorten to what fits.
+marker (`○` where only a consequence of a mistake sits), op and output axes always show;
+module and line join when there is room (they are in the details pane either way), and the
+axes and module cells shorten to what fits.
 Moving the cursor posts `OpPicked`; the screen decides the step and binds it back, so the
 timeline, the tree and the details never drift apart.
 """
@@ -133,14 +134,17 @@ class OpTimeline(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------ rows
     @cached_property
-    def _base_cells(self) -> list[tuple[bool, str, Style | str, str, str, str]]:
-        """Per op: flagged, op, op style, output axes, module path, line; built once."""
+    def _base_cells(self) -> list[tuple[str, str, Style | str, str, str, str]]:
+        """Per op: marker (`●` flagged, `○` a consequence of a mistake elsewhere), op, op style,
+        output axes, module path, line; built once."""
         session, rows = self.session, []
         describe = session.analysis.describe
         for event in session.events:
             style = "bold red" if event.error else "bold magenta" if event.index in session.block_of else ""
             axes = describe(event.outputs[0]) if event.outputs else ("raised" if event.error else "")
-            rows.append((event.index in session.findings_at, short_op(event.op), style, axes,
+            marker = ("● " if event.index in session.findings_at
+                      else "○ " if event.index in session.consequences_at else "  ")
+            rows.append((marker, short_op(event.op), style, axes,
                          event.module or "(model)", str(event.line)))
         return rows
 
@@ -159,8 +163,8 @@ class OpTimeline(ScrollView, can_focus=True):
         return len(self.shown)
 
     def _row_text(self, index: int, fit: Columns) -> Text:
-        flagged, op, op_style, axes, module, line = self._base_cells[index]
-        marker = Text(" " * PADDING) + Text("● " if flagged else "  ", style="bold red") + Text(
+        flag, op, op_style, axes, module, line = self._base_cells[index]
+        marker = Text(" " * PADDING) + Text(flag, style="bold red") + Text(
             str(index).ljust(fit.number - 2) + " " * PADDING)
         parts = [marker, _cell(op, fit.op, op_style), _cell(axes, fit.axes, "cyan")]
         if fit.module:
