@@ -74,8 +74,8 @@ def run_witnesses(model: nn.Module, before: Snapshot | None, analysis) -> Witnes
     if recording.error is not None or recording.forward_passes != 1:
         return WitnessOutcome(list(analysis.findings))
     root = next((call for call in recording.module_calls if call.parent is None), None)
-    args, kwargs = before.arguments.original  # the user's own objects, as the recorded pass left them
-    after = Snapshot.take(model, tuple(args), kwargs)
+    args, kwargs = before.arguments  # the user's own objects, as the recorded pass left them
+    after = Snapshot.take(model, tuple(args), kwargs) if before.changed() else before
     try:
         return _run_all(model, before, analysis, root)
     except Exception as problem:  # noqa: BLE001 - a witness never costs the user the rule findings
@@ -95,7 +95,7 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutco
         outcome.notes.append(NOT_LIVE.format(why="the forward pass writes the model's parameters"))
         return outcome
     facts = gather(analysis, [meta.vid for meta in root.inputs])
-    runner = Runner(model, before)
+    runner = Runner(model, before, analysis.recording.device)
     baseline = runner.run({})
     for plan in plans(facts, inputs):
         if isinstance(plan, Skipped):

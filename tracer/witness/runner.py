@@ -34,8 +34,8 @@ class Run:
 
 
 class Runner:
-    def __init__(self, model: nn.Module, before: Snapshot) -> None:
-        self.model, self.before = model, before
+    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu") -> None:
+        self.model, self.before, self.device = model, before, device
         self.forwards = 0
 
     def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False,
@@ -61,13 +61,14 @@ class Runner:
                     weight[row] = value
 
     def _run(self, replace: dict[int, torch.Tensor], seed_offset: int, record: bool) -> Run:
-        args, kwargs = self.before.restore()
+        args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
         args, kwargs = substitute((args, kwargs), replace, [0])
-        self.model.eval()
+        if not self.before.in_eval():
+            self.model.eval()
         self.forwards += 1
         quiet = io.StringIO()  # the model's own prints were shown once, by the recorded pass
         with torch.random.fork_rng(devices=[]), torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
-            torch.manual_seed(SEED + seed_offset)
+            _seed(SEED + seed_offset, self.device)
             if record:
                 from ..trace import Trace
 
@@ -77,6 +78,15 @@ class Runner:
                 return Run(named_outputs(result), recorded.recording)
             result = self.model(*args, **kwargs)
         return Run(named_outputs(result))
+
+
+def _seed(seed: int, device: str) -> None:
+    """`torch.manual_seed`, but on a CPU-only run only the CPU generator: `manual_seed` also queues a seed,
+    with a formatted stack, for each accelerator not started, a sixth of a small model's forward."""
+    if device == "cpu" and not torch.cuda.is_initialized():
+        torch.default_generator.manual_seed(seed)
+    else:
+        torch.manual_seed(seed)
 
 
 def input_tensors(args: tuple, kwargs: dict[str, Any]) -> list[torch.Tensor]:
