@@ -13,6 +13,7 @@ from .findings import Report
 from .store import read
 from .trace import Trace
 from .witness import Snapshot, run_witnesses, take_snapshot
+from .witness.runner import named_outputs
 
 if TYPE_CHECKING:
     from torch import nn
@@ -40,23 +41,25 @@ def run_check(
     kwargs = kwargs or {}
     with torch.no_grad(), eager():
         before = take_snapshot(model, args, kwargs) if witness else None
+        outputs = None
         try:
             with Trace(model, layout=layout, **trace_options) as recorded:
-                model(*args, **kwargs)
+                result = model(*args, **kwargs)
+            outputs = named_outputs(result) if witness else None
         except Exception:  # reported as a shape-error (or other) finding from the recording
             pass
         if witness:
-            _witness(model, before, recorded)
+            _witness(model, before, recorded, outputs)
     recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
     return report_of(recorded, target), recorded
 
 
-def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace) -> None:
+def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace, outputs: list | None) -> None:
     """The witnesses' findings replace the checks' (confirmed, refuted or new) in the analysis. The
     witnesses judge every finding on its own; a cause they refute no longer explains its symptoms."""
     analysis = recorded.analysis
     analysis.findings = unfolded(analysis.findings)
-    outcome = run_witnesses(model, before, analysis)
+    outcome = run_witnesses(model, before, analysis, outputs)
     analysis.findings = folded(outcome.findings)
     analysis.notes.extend(outcome.notes)
     analysis.witnesses = outcome.summary
