@@ -37,18 +37,14 @@ def _state_names(module: nn.Module) -> list[str]:
     return [name for name in vars(module) if name not in _MACHINERY and not name.startswith("_")]
 
 
-def _same(first: tuple, second: tuple) -> bool:
-    """Whether two sequences hold the very same objects (never `==`, which a tensor answers elementwise)."""
-    return len(first) == len(second) and all(map(operator.is_, first, second))
-
-
 @dataclass(eq=False)
 class Saved:
     """One value as it was: the object itself and, for mutable ones, what it held."""
 
     original: Any
     held: Any = None  # a tensor's copy, a list's / dict's saved items, an object's saved attributes
-    mark: Any = None  # how `original` looks while it holds `held` (see `_mark`); a small tensor has none
+    mark: Any = None  # how `original` looks while it holds `held` (see `_mark`), by identity: never `==`,
+    # which a tensor answers elementwise; a small tensor has none
     names: tuple[str, ...] | None = None  # a module's state attributes: only these are kept
 
     def unchanged(self) -> bool:
@@ -60,13 +56,13 @@ class Saved:
                 return value.shape == held.shape and value.dtype == held.dtype and torch.equal(value, held)
             return _tensor_mark(value) == mark
         if isinstance(value, list):
-            return _same(tuple(value), mark)
-        if isinstance(value, dict):
-            return _same(tuple(value), mark[0]) and _same(tuple(value.values()), mark[1])
-        attributes = vars(value)  # an object or a module: any change to its attribute dict, then its kept names
-        if _same(tuple(attributes), mark[0]) and _same(tuple(attributes.values()), mark[1]):
+            return len(value) == len(mark) and all(map(operator.is_, value, mark))
+        items = value if isinstance(value, dict) else vars(value)  # an object or a module: its attribute dict
+        keys, values = mark
+        if len(items) == len(keys) and all(map(operator.is_, items, keys)) and \
+                all(map(operator.is_, items.values(), values)):
             return True
-        if self._attributes_as_saved():
+        if items is not value and self._attributes_as_saved():
             self.mark = _mark(value)  # e.g. a private attribute moved: the kept ones did not
             return True
         return False
