@@ -34,7 +34,7 @@ _OPAQUE = (nn.Module, type, types.FunctionType, types.MethodType, types.ModuleTy
 
 
 def _state_names(module: nn.Module) -> list[str]:
-    return [name for name in vars(module) if name not in _MACHINERY and not name.startswith("_")]
+    return [name for name in vars(module) if name[:1] != "_" and name not in _MACHINERY]
 
 
 @dataclass(eq=False)
@@ -173,7 +173,8 @@ class Snapshot:
         snapshot.kept = [saved for saved in seen.values() if saved.held is not None and not isinstance(saved.original, tuple)]
         for saved in snapshot.kept:
             saved.mark = _mark(saved.original)
-        snapshot.versions = {id(parameter): parameter._version for parameter in model.parameters()}
+        snapshot.versions = {id(parameter): parameter._version for module, _ in snapshot.modules
+                             for parameter in module._parameters.values() if parameter is not None}
         return snapshot
 
     def parameters_changed(self, model: nn.Module) -> bool:
