@@ -16,14 +16,17 @@ all models with the whole check as a ratio to the untraced forward:
 - recording: `tracer.trace(model)` around the forward (the mode, hooks, events, value copies);
 - analysis: axes, dataflow, attention blocks and padding, from the recording;
 - checks: every check of the catalogue (`run_checks`), timed inside the same `analyse` call;
-- checked: `tracer.check`, the whole thing, and its ratio to the untraced forward;
+- checked: `tracer.run_check` without witnesses, and its ratio to the untraced forward;
+- witnesses: what `tracer.check`'s default witnesses add on top (the model run again: the
+  table gives how many forwards), and the whole check's ratio with them;
 - torchlens (`torchlens.trace`, its defaults) where it is installed, in a process of its own
   since it wraps torch's functions globally.
 
-`--profile recording|analysis` prints cProfile's top functions of that stage. `--values`
-prints how much of one recording went into the values (statistics and copies), timed
-directly: on BERT-base those are the recording's main cost, and a direct figure does not
-drown in the noise of a two-second forward the way a difference of two forwards does.
+`--profile recording|analysis|checked|witnessed` prints cProfile's top functions of that stage
+(`witnessed`: the whole `tracer.check`). `--values` prints how much of one recording went
+into the values (statistics and copies), timed directly: on BERT-base those are the
+recording's main cost, and a direct figure does not drown in the noise of a two-second
+forward the way a difference of two forwards does.
 """
 
 from __future__ import annotations
@@ -182,7 +185,8 @@ def measure(name: str, repeat: int, with_torchlens: bool) -> dict[str, float]:
                 elapsed = time.process_time() - start
                 for part, seconds in getattr(function, "parts", {stage: elapsed}).items():
                     best[part] = min(best.get(part, float("inf")), seconds)
-    best["ops"] = ops
+        best["ops"] = ops
+        best["forwards"] = tracer.check(model, *args, **kwargs).summary["witnesses"]["forwards"]
     if with_torchlens:
         peer = torchlens_seconds(name, max(3, repeat // 5))
         if peer is not None:
@@ -207,13 +211,13 @@ def report(name: str, figures: dict[str, float]) -> None:
 
 def summary(measured: dict[str, dict[str, float]]) -> None:
     """One table of every model measured: the stages in ms, the whole check as a ratio."""
-    print("\n| model | ops | untraced | recording | analysis | checks | witnesses | checked / untraced | "
+    print("\n| model | ops | untraced | recording | analysis | checks | witnesses (forwards) | checked / untraced | "
           "with witnesses |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, f in measured.items():
         print(f"| {name} | {int(f['ops'])} | {f['untraced'] * 1e3:.2f} ms | +{(f['recording'] - f['untraced']) * 1e3:.2f} ms "
               f"| {(f['analysis'] - f['checks']) * 1e3:.2f} ms | {f['checks'] * 1e3:.2f} ms "
-              f"| +{(f['witnessed'] - f['checked']) * 1e3:.2f} ms | {f['checked'] / f['untraced']:.2f}× "
+              f"| +{(f['witnessed'] - f['checked']) * 1e3:.2f} ms ({int(f['forwards'])}) | {f['checked'] / f['untraced']:.2f}× "
               f"| {f['witnessed'] / f['untraced']:.2f}× |")
 
 
@@ -277,7 +281,7 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(MODELS), action="append")
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--no-torchlens", action="store_true")
-    parser.add_argument("--profile", choices=("recording", "analysis", "checked"))
+    parser.add_argument("--profile", choices=("recording", "analysis", "checked", "witnessed"))
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--json", action="store_true", help="also print the figures as one JSON line")
     parser.add_argument("--values", action="store_true", help="time spent on values in one recording")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -13,6 +16,7 @@ from .findings import Report
 from .store import read
 from .trace import Trace
 from .witness import Snapshot, run_witnesses, take_snapshot
+from .witness.runner import named_outputs
 
 if TYPE_CHECKING:
     from torch import nn
@@ -38,25 +42,41 @@ def run_check(
     notes: list[str] = []
     model = unwrap(model, notes)
     kwargs = kwargs or {}
-    with torch.no_grad(), eager():
-        before = take_snapshot(model, args, kwargs) if witness else None
-        try:
-            with Trace(model, layout=layout, **trace_options) as recorded:
-                model(*args, **kwargs)
-        except Exception:  # reported as a shape-error (or other) finding from the recording
-            pass
-        if witness:
-            _witness(model, before, recorded)
-    recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
-    return report_of(recorded, target), recorded
+    with _collector_paused():
+        with torch.no_grad(), eager():
+            before = take_snapshot(model, args, kwargs) if witness else None
+            outputs = None
+            try:
+                with Trace(model, layout=layout, **trace_options) as recorded:
+                    result = model(*args, **kwargs)
+                outputs = named_outputs(result) if witness else None
+            except Exception:  # reported as a shape-error (or other) finding from the recording
+                pass
+            if witness:
+                _witness(model, before, recorded, outputs)
+        recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
+        return report_of(recorded, target), recorded
 
 
-def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace) -> None:
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a check: what a check makes lives until it returns, so each
+    collection during it would walk all of it (a full one the whole heap, torch's included) in vain."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _witness(model: nn.Module, before: Snapshot | None, recorded: Trace, outputs: list | None) -> None:
     """The witnesses' findings replace the checks' (confirmed, refuted or new) in the analysis. The
     witnesses judge every finding on its own; a cause they refute no longer explains its symptoms."""
     analysis = recorded.analysis
     analysis.findings = unfolded(analysis.findings)
-    outcome = run_witnesses(model, before, analysis)
+    outcome = run_witnesses(model, before, analysis, outputs)
     analysis.findings = folded(outcome.findings)
     analysis.notes.extend(outcome.notes)
     analysis.witnesses = outcome.summary

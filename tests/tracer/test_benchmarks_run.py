@@ -24,7 +24,8 @@ def test_per_op_prints_every_stage_per_op_and_as_json() -> None:
         assert re.search(rf"{re.escape(stage)}\s+\+\s*-?[\d.]+ µs/op", out), stage
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["model"] == "small" and figures["ops"] == 196
-    assert {"untraced", "floor", "recording", "analysis", "checked"} <= set(figures)
+    assert {"untraced", "floor", "recording", "analysis", "checked", "witnessed"} <= set(figures)
+    assert figures["forwards"] == 1  # one sample, no mask: the repeat witness alone, on the recorded outputs
 
 
 def test_per_op_values_and_profile() -> None:

@@ -14,9 +14,12 @@ kind ignores, and the invariant is checked on its outputs:
 
 A violated witness is localized by difference (`localize`) and becomes a finding with the
 witness as its proof (`verdict`); a rule finding whose harm a witness shows absent on these
-inputs becomes a note. Each witness costs one untraced forward (plus one shared baseline),
-and two recorded ones only when it is violated. This stage takes the model, its inputs and
-the analysis's facts; it does not reach into the checks.
+inputs becomes a note. Each witness costs one untraced forward, and two recorded ones only
+when it is violated. They share a baseline, an eval-mode pass on the recorded inputs: the
+recorded pass's own outputs when it drew no random number and the repeat witness's pass
+reproduces them bit for bit (so the recorded pass was one: tracing changes no value), else one
+more forward. This stage takes the model, its inputs, the recorded outputs and the analysis's
+facts; it does not reach into the checks.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import torch
 from torch import nn
 
 from ..findings import Finding, Witness
@@ -32,7 +36,7 @@ from .facts import Facts, gather
 from .localize import aligned, localize
 from .plans import Plan, Skipped, plans
 from .regions import protected_cells, witnessed
-from .runner import Run, Runner, input_tensors
+from .runner import Run, Runner, draws_random, identical, input_tensors
 from .state import Snapshot, take_snapshot
 from .verdict import confirm_or_report, mask_use_at
 
@@ -64,8 +68,10 @@ def not_run(findings: list[Finding], why: str) -> WitnessOutcome:
     return WitnessOutcome(list(findings), notes=[NOT_LIVE.format(why=why)])
 
 
-def run_witnesses(model: nn.Module, before: Snapshot | None, analysis) -> WitnessOutcome:
-    """Every witness the target admits; the model is left as the recorded pass left it."""
+def run_witnesses(model: nn.Module, before: Snapshot | None, analysis,
+                  outputs: list[tuple[str, torch.Tensor]] | None = None) -> WitnessOutcome:
+    """Every witness the target admits; the model is left as the recorded pass left it. `outputs`:
+    the recorded pass's (`runner.named_outputs`), taken as it returned."""
     recording = analysis.recording
     if recording.device == "meta":
         return not_run(analysis.findings, "on the meta device there are no values to compare")
@@ -74,17 +80,17 @@ def run_witnesses(model: nn.Module, before: Snapshot | None, analysis) -> Witnes
     if recording.error is not None or recording.forward_passes != 1:
         return WitnessOutcome(list(analysis.findings))
     root = next((call for call in recording.module_calls if call.parent is None), None)
-    args, kwargs = before.arguments.original  # the user's own objects, as the recorded pass left them
-    after = Snapshot.take(model, tuple(args), kwargs)
+    args, kwargs = before.arguments  # the user's own objects, as the recorded pass left them
+    after = Snapshot.take(model, tuple(args), kwargs) if before.changed() else before
     try:
-        return _run_all(model, before, analysis, root)
+        return _run_all(model, before, analysis, root, outputs)
     except Exception as problem:  # noqa: BLE001 - a witness never costs the user the rule findings
         return not_run(analysis.findings, f"{type(problem).__name__}: {problem}")
     finally:
         after.restore()
 
 
-def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutcome:
+def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs) -> WitnessOutcome:
     args, kwargs = before.restore()
     inputs = input_tensors(args, kwargs)
     outcome = WitnessOutcome(list(analysis.findings))
@@ -95,9 +101,11 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutco
         outcome.notes.append(NOT_LIVE.format(why="the forward pass writes the model's parameters"))
         return outcome
     facts = gather(analysis, [meta.vid for meta in root.inputs])
-    runner = Runner(model, before)
-    baseline = runner.run({})
-    for plan in plans(facts, inputs):
+    runner = Runner(model, before, analysis.recording.device)
+    found = plans(facts, inputs)
+    repeat = next((plan for plan in found if isinstance(plan, Plan) and plan.kind == "repeat"), None)
+    baseline = _baseline(runner, analysis.recording, outputs, repeat)
+    for plan in found:
         if isinstance(plan, Skipped):
             outcome.skipped.setdefault(plan.kind, plan.why)
             if plan.kind in SAID_WHEN_SKIPPED:
@@ -106,6 +114,18 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root) -> WitnessOutco
         _witness(analysis, facts, runner, plan, baseline, outcome)
     outcome.forwards = runner.forwards
     return outcome
+
+
+def _baseline(runner: Runner, recording, outputs: list[tuple[str, torch.Tensor]] | None,
+              repeat: Plan | None) -> Run:
+    """The eval-mode pass every witness compares against, at the default seed: the recorded outputs
+    when the recorded pass drew no random number and the repeat witness's pass gives them bit for
+    bit, else a forward of its own (a model recorded in training mode, one that draws random
+    numbers: a draw of a few bits may come out the same under two seeds, one with state not put back)."""
+    if outputs is not None and repeat is not None and not draws_random(recording) and \
+            identical(outputs, runner.run({}, repeat.seed_offset).outputs):
+        runner.known[0] = Run(outputs)
+    return runner.run({})
 
 
 def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, outcome: WitnessOutcome) -> None:

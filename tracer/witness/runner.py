@@ -4,7 +4,8 @@ Each run restores the snapshot taken before the recorded pass (buffers, attribut
 arguments), substitutes the witness's inputs, and runs in eval mode without gradients under
 a random state of its own, so two runs differ only in what the witness changed (a dropout
 left on in eval draws the same mask in both; the repeat witness draws another on purpose).
-A run may be recorded, keeping every value, for localization.
+A run may be recorded, keeping every value, for localization. A run of the recorded inputs
+whose outputs are already known (`Runner.known`) is not run again.
 """
 
 from __future__ import annotations
@@ -34,15 +35,22 @@ class Run:
 
 
 class Runner:
-    def __init__(self, model: nn.Module, before: Snapshot) -> None:
-        self.model, self.before = model, before
+    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu") -> None:
+        self.model, self.before, self.device = model, before, device
         self.forwards = 0
+        self.known: dict[int, Run] = {}  # seed offset -> the unrecorded run of the recorded inputs
 
     def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False,
             rows: dict[str, int] | None = None) -> Run:
         """One forward; `rows`: parameter rows redrawn for this run only (a pad embedding), put back after."""
+        plain = not replace and not rows and not record
+        if plain and seed_offset in self.known:
+            return self.known[seed_offset]
         with self._redrawn(rows or {}):
-            return self._run(replace, seed_offset, record)
+            run = self._run(replace, seed_offset, record)
+        if plain:
+            self.known[seed_offset] = run
+        return run
 
     @contextmanager
     def _redrawn(self, rows: dict[str, int]):
@@ -61,13 +69,14 @@ class Runner:
                     weight[row] = value
 
     def _run(self, replace: dict[int, torch.Tensor], seed_offset: int, record: bool) -> Run:
-        args, kwargs = self.before.restore()
+        args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
         args, kwargs = substitute((args, kwargs), replace, [0])
-        self.model.eval()
+        if not self.before.in_eval():
+            self.model.eval()
         self.forwards += 1
         quiet = io.StringIO()  # the model's own prints were shown once, by the recorded pass
         with torch.random.fork_rng(devices=[]), torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
-            torch.manual_seed(SEED + seed_offset)
+            _seed(SEED + seed_offset, self.device)
             if record:
                 from ..trace import Trace
 
@@ -77,6 +86,53 @@ class Runner:
                 return Run(named_outputs(result), recorded.recording)
             result = self.model(*args, **kwargs)
         return Run(named_outputs(result))
+
+
+def _seed(seed: int, device: str) -> None:
+    """`torch.manual_seed`, but on a CPU-only run only the CPU generator: `manual_seed` also queues a seed,
+    with a formatted stack, for each accelerator not started, a sixth of a small model's forward."""
+    if device == "cpu" and not torch.cuda.is_initialized():
+        torch.default_generator.manual_seed(seed)
+    else:
+        torch.manual_seed(seed)
+
+
+# Ops that draw from a random generator whenever they run; a dropout only when active (see `draws_random`).
+RANDOM_OPS = frozenset({
+    "rand", "randn", "randint", "rand_like", "randn_like", "randint_like", "randperm", "bernoulli", "bernoulli_",
+    "multinomial", "normal", "normal_", "uniform_", "random_", "exponential_", "geometric_", "cauchy_", "log_normal_",
+    "poisson", "binomial", "rrelu", "rrelu_", "_standard_gamma", "_sample_dirichlet",
+})
+
+
+def draws_random(recording: Recording) -> bool:
+    """Whether the recorded pass drew a random number (as far as torch's functions show it)."""
+    for event in recording.events:
+        op = event.op
+        if op in RANDOM_OPS:
+            return True
+        if "dropout" in op and event.arg(1, "p", 0.5) != 0 and event.arg(2, "training", True) is not False:
+            return True
+        if op == "scaled_dot_product_attention" and event.arg(4, "dropout_p", 0.0) != 0:
+            return True
+    return False
+
+
+def identical(first: list[tuple[str, torch.Tensor]], second: list[tuple[str, torch.Tensor]]) -> bool:
+    """Whether two runs gave the very same outputs, bit for bit (NaN where the other has NaN)."""
+    return len(first) == len(second) and all(
+        name == other_name and _identical(value, other) for (name, value), (other_name, other) in zip(first, second))
+
+
+def _identical(value: torch.Tensor, other: torch.Tensor) -> bool:
+    if value.shape != other.shape or value.dtype != other.dtype or value.device != other.device:
+        return False
+    if torch.equal(value, other):
+        return True
+    if not (value.is_floating_point() or value.is_complex()):
+        return False
+    nan, other_nan = torch.isnan(value), torch.isnan(other)
+    return torch.equal(nan, other_nan) and torch.equal(value.masked_fill(nan, 0), other.masked_fill(other_nan, 0))
 
 
 def input_tensors(args: tuple, kwargs: dict[str, Any]) -> list[torch.Tensor]:

@@ -8,10 +8,17 @@ place*: the same tensor, list, dict and object identities the user holds, refill
 sharing between modules survives. Parameters are only watched: a forward that writes them
 cannot be undone, and the witnesses then do not run. After the witnesses the state the
 recorded pass left is put back, so the model is exactly as one forward pass left it.
+
+Most forwards change nothing, so a restore puts back only what changed: each kept value
+remembers how it looked when it last held what was saved (a container's items and an object's
+attributes by identity, a large tensor by its version counter and layout) and is refilled
+only when that no longer holds. A small tensor is compared by content instead, which costs
+what copying it would and also sees a write through `.data` (which moves no version counter).
 """
 
 from __future__ import annotations
 
+import operator
 import types
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,17 +27,96 @@ import torch
 from torch import nn
 
 DEPTH = 4  # how deep containers and plain objects are followed
+BY_CONTENT = 4096  # elements: a tensor up to this size is compared by content, not by its version counter
 # Module attributes that are the module's machinery, not its state.
 _MACHINERY = frozenset({"_parameters", "_buffers", "_modules", "training"})
 _OPAQUE = (nn.Module, type, types.FunctionType, types.MethodType, types.ModuleType, torch.dtype, torch.device)
 
 
-@dataclass
+def _state_names(module: nn.Module) -> list[str]:
+    return [name for name in vars(module) if name[:1] != "_" and name not in _MACHINERY]
+
+
+@dataclass(eq=False)
 class Saved:
     """One value as it was: the object itself and, for mutable ones, what it held."""
 
     original: Any
     held: Any = None  # a tensor's copy, a list's / dict's saved items, an object's saved attributes
+    mark: Any = None  # how `original` looks while it holds `held` (see `_mark`), by identity: never `==`,
+    # which a tensor answers elementwise; a small tensor has none
+    names: tuple[str, ...] | None = None  # a module's state attributes: only these are kept
+
+    def unchanged(self) -> bool:
+        """Whether the original still holds what was saved (a large tensor judged without reading its data)."""
+        value, mark = self.original, self.mark
+        if isinstance(value, torch.Tensor):
+            if mark is None:  # small, or without a version counter
+                held = self.held
+                return value.shape == held.shape and value.dtype == held.dtype and torch.equal(value, held)
+            return _tensor_mark(value) == mark
+        if isinstance(value, list):
+            return len(value) == len(mark) and all(map(operator.is_, value, mark))
+        items = value if isinstance(value, dict) else vars(value)  # an object or a module: its attribute dict
+        keys, values = mark
+        if len(items) == len(keys) and all(map(operator.is_, items, keys)) and \
+                all(map(operator.is_, items.values(), values)):
+            return True
+        if items is not value and self._attributes_as_saved():
+            self.mark = _mark(value)  # e.g. a private attribute moved: the kept ones did not
+            return True
+        return False
+
+    def _attributes_as_saved(self) -> bool:
+        attributes = vars(self.original)
+        if self.names is not None and set(_state_names(self.original)) != set(self.names):
+            return False
+        return all(name in attributes and attributes[name] is item.original for name, item in self.held.items())
+
+    def put_back(self) -> None:
+        """Refill the original with what it held (its items' own contents are theirs to put back)."""
+        value, held = self.original, self.held
+        if isinstance(value, torch.Tensor):
+            with torch.no_grad():
+                if value.shape == held.shape and value.dtype == held.dtype:
+                    value.copy_(held)
+                else:
+                    value.data = held.clone()
+        elif isinstance(value, list):
+            value[:] = [item.original for item in held]
+        elif isinstance(value, dict):
+            value.clear()
+            value.update({key: item.original for key, item in held.items()})
+        else:
+            if self.names is not None:  # a module: attributes the forward added go
+                for name in _state_names(value):
+                    if name not in held:
+                        delattr(value, name)
+            for name, item in held.items():
+                try:
+                    (object.__setattr__ if self.names is not None else setattr)(value, name, item.original)
+                except (AttributeError, TypeError):  # a read-only attribute: left as it is
+                    pass
+        self.mark = _mark(value)
+
+
+def _tensor_mark(tensor: torch.Tensor) -> tuple | None:
+    """None for a tensor compared by content: a small one, one without a version counter or a data pointer."""
+    if tensor.numel() <= BY_CONTENT or tensor.is_inference() or tensor.layout != torch.strided:
+        return None
+    return (tensor._version, tensor.data_ptr(), tensor.shape, tensor.stride(), tensor.dtype, tensor.device)
+
+
+def _mark(value: Any) -> Any:
+    """What `Saved.unchanged` compares: a tensor's version and layout, a container's items by identity."""
+    if isinstance(value, torch.Tensor):
+        return _tensor_mark(value)
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, dict):
+        return tuple(value), tuple(value.values())
+    attributes = vars(value)
+    return tuple(attributes), tuple(attributes.values())
 
 
 def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Saved:
@@ -61,85 +147,61 @@ def _overlaps(tensor: torch.Tensor) -> bool:
     return any(stride == 0 and size > 1 for stride, size in zip(tensor.stride(), tensor.shape))
 
 
-def restore(saved: Saved, done: set[int] | None = None) -> Any:
-    """The original object, refilled with what it held when saved (tuples are rebuilt)."""
-    done = set() if done is None else done
-    value, held = saved.original, saved.held
-    if held is None or id(saved) in done:
-        return value
-    done.add(id(saved))
-    if isinstance(value, torch.Tensor):
-        with torch.no_grad():
-            if value.shape == held.shape and value.dtype == held.dtype:
-                value.copy_(held)
-            else:
-                value.data = held.clone()
-    elif isinstance(value, list):
-        value[:] = [restore(item, done) for item in held]
-    elif isinstance(value, dict):
-        items = {key: restore(item, done) for key, item in held.items()}
-        value.clear()
-        value.update(items)
-    elif isinstance(value, tuple):
-        return type(value)(restore(item, done) for item in held) if type(value) is tuple else value
-    else:
-        for key, item in held.items():
-            try:
-                setattr(value, key, restore(item, done))
-            except (AttributeError, TypeError):  # a read-only attribute: left as it is
-                pass
-    return value
-
-
-@dataclass
-class _ModuleState:
-    module: nn.Module
-    buffers: dict[str, Saved]
-    attributes: dict[str, Saved]
-    training: bool
-
-
 @dataclass
 class Snapshot:
     """What a forward pass may change in a model and its arguments, as it was when taken."""
 
-    modules: list[_ModuleState] = field(default_factory=list)
-    arguments: Saved | None = None
+    modules: list[tuple[nn.Module, bool]] = field(default_factory=list)  # every module and its training flag
+    kept: list[Saved] = field(default_factory=list)  # every saved value that can change in place
+    arguments: tuple[list, dict[str, Any]] = field(default_factory=lambda: ([], {}))
     versions: dict[int, int] = field(default_factory=dict)  # id(parameter) -> its version counter
 
     @classmethod
     def take(cls, model: nn.Module, args: tuple, kwargs: dict[str, Any]) -> "Snapshot":
         snapshot, seen = cls(), {}
         for module in model.modules():
-            buffers = {name: save(buffer, 0, seen) for name, buffer in module._buffers.items()}
-            attributes = {name: save(value, 0, seen) for name, value in vars(module).items()
-                          if name not in _MACHINERY and not name.startswith("_")}
-            snapshot.modules.append(_ModuleState(module, buffers, attributes, module.training))
-        snapshot.arguments = save((list(args), kwargs), 0, seen)
-        snapshot.versions = {id(parameter): parameter._version for parameter in model.parameters()}
+            buffers = module._buffers
+            seen[id(buffers)] = Saved(buffers, {name: save(buffer, 0, seen) for name, buffer in buffers.items()})
+            names = _state_names(module)
+            attributes = vars(module)
+            seen[id(module)] = Saved(module, {name: save(attributes[name], 0, seen) for name in names},
+                                     names=tuple(names))
+            snapshot.modules.append((module, module.training))
+        arguments = (list(args), kwargs)
+        save(arguments, 0, seen)
+        snapshot.arguments = arguments
+        snapshot.kept = [saved for saved in seen.values() if saved.held is not None and not isinstance(saved.original, tuple)]
+        for saved in snapshot.kept:
+            saved.mark = _mark(saved.original)
+        snapshot.versions = {id(parameter): parameter._version for module, _ in snapshot.modules
+                             for parameter in module._parameters.values() if parameter is not None}
         return snapshot
 
     def parameters_changed(self, model: nn.Module) -> bool:
         """Whether a forward pass wrote a parameter in place (that cannot be put back)."""
         return any(self.versions.get(id(parameter)) != parameter._version for parameter in model.parameters())
 
-    def restore(self) -> tuple[tuple, dict[str, Any]]:
-        """Put every buffer, attribute and argument back; returns the arguments to run with."""
-        done: set[int] = set()
-        for saved in self.modules:
-            module = saved.module
-            for name in [name for name in module._buffers if name not in saved.buffers]:
-                del module._buffers[name]
-            for name, buffer in saved.buffers.items():
-                module._buffers[name] = restore(buffer, done)
-            for name in [name for name in vars(module) if name not in _MACHINERY and not name.startswith("_")]:
-                if name not in saved.attributes:
-                    delattr(module, name)
-            for name, value in saved.attributes.items():
-                object.__setattr__(module, name, restore(value, done))
-            module.training = saved.training
-        args, kwargs = restore(self.arguments, done) if self.arguments is not None else ([], {})
+    def changed(self) -> bool:
+        """Whether anything kept differs from the snapshot (training flags included)."""
+        return any(module.training != training for module, training in self.modules) or \
+            not all(saved.unchanged() for saved in self.kept)
+
+    def restore(self, training: bool = True) -> tuple[tuple, dict[str, Any]]:
+        """Put back what changed of every buffer, attribute and argument (`training`: and each module's
+        training flag); returns the arguments to run with."""
+        for saved in self.kept:
+            if not saved.unchanged():
+                saved.put_back()
+        if training:
+            for module, flag in self.modules:
+                if module.training != flag:
+                    module.training = flag
+        args, kwargs = self.arguments
         return tuple(args), kwargs
+
+    def in_eval(self) -> bool:
+        """Whether every module is in eval mode now."""
+        return not any(module.training for module, _ in self.modules)
 
 
 def take_snapshot(model: nn.Module, args: tuple, kwargs: dict[str, Any]) -> Snapshot | None:
