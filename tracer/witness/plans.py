@@ -111,7 +111,6 @@ def _image_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
     if image is None:
         return None
     tensor = inputs[image.position]
-    batch, row, column = image.dims
     shape = [1] * tensor.dim()
     for dim in image.dims:
         shape[dim] = tensor.shape[dim]

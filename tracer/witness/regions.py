@@ -88,10 +88,15 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
         return None if real is None else cells & real
     if region.grid is not None:
         return _real_pixels(region, per_dim, batch, rank)
-    # padding: a value without the padded sequence is pooled over it (or independent of it): wholly protected
     if not positions:
-        return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
+        return _pooled(region, batch)
     return _real(region.pad, batch, positions, rank, others=output)
+
+
+def _pooled(region: Region, batch: list) -> torch.Tensor | None:
+    """A value without the padded positions is pooled over them (or independent of them): wholly
+    protected, when its samples can be told apart (or there is one)."""
+    return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
 
 
 def _real(pad: torch.Tensor, batch: list, positions: list, rank: int, others: bool = False) -> torch.Tensor | None:
@@ -108,12 +113,11 @@ def _real(pad: torch.Tensor, batch: list, positions: list, rank: int, others: bo
             bdim, bvec = batch[0]
             if int(bvec.max()) >= pad.shape[0]:
                 return None
-            real = ~pad[_along(bvec, bdim, rank), _along(vec.clamp(min=0), dim, rank)] & _along(vec >= 0, dim, rank)
-            if others:
-                real = real | _along(vec == OTHER, dim, rank)
+            real = ~pad[_along(bvec, bdim, rank), _along(vec.clamp(min=0), dim, rank)]
         else:
-            real = _along(~pad[0][vec.clamp(min=0)] & ((vec >= 0) | (others and vec == OTHER)), dim, rank)
-        cells.append(real)
+            real = _along(~pad[0][vec.clamp(min=0)], dim, rank)
+        real = real & _along(vec >= 0, dim, rank)
+        cells.append(real | _along(vec == OTHER, dim, rank) if others else real)
     return _all(cells, rank)
 
 
@@ -123,7 +127,7 @@ def _real_pixels(region: Region, per_dim: list[Coordinates], batch: list, rank: 
     rows = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "row"]
     columns = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "column"]
     if not rows and not columns:
-        return torch.ones((), dtype=torch.bool) if batch or region.pad.shape[0] == 1 else None
+        return _pooled(region, batch)
     if len(rows) != 1 or len(columns) != 1 or len(batch) > 1 or (not batch and region.pad.shape[0] != 1):
         return None
     (row_dim, row), (column_dim, column) = rows[0], columns[0]
@@ -155,9 +159,9 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
         return [("batch", torch.zeros(1, dtype=torch.long))] if record.kind == "batch" else []
     if record.kind == "mixed" or depth > 3:
         return None
-    if region.grid is not None and table.find(table.base_of(axis)) in region.grid:
-        what = "row" if table.find(table.base_of(axis)) == region.grid[0] else "column"
-        return [(what, torch.arange(size))]
+    root = table.find(table.base_of(axis))
+    if region.grid is not None and root in region.grid:
+        return [("row" if root == region.grid[0] else "column", torch.arange(size))]
     if record.parts:
         return _unravelled(table, record.parts, size, region, output, depth)
     if record.kind == "batch":
