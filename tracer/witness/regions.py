@@ -162,8 +162,9 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
     root = table.find(table.base_of(axis))
     if region.grid is not None and root in region.grid:
         return [("row" if root == region.grid[0] else "column", torch.arange(size))]
-    if record.parts:
-        return _unravelled(table, record.parts, size, region, output, depth)
+    parts = record.parts or table.axes[root].parts  # a query or key copy of a merged axis holds its parts
+    if parts:
+        return _unravelled(table, parts, size, region, output, depth)
     if record.kind == "batch":
         if record.base is not None and not record.role:  # a factor of the batch
             return None if region.kind != "repeat" else []
