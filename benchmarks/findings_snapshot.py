@@ -29,17 +29,22 @@ def _where(place: dict[str, Any]) -> None:
     has its finding at the wrapper's line, which is no part of what is compared."""
     if place["file"] == os.path.abspath(__file__):
         place["file"], place["line"] = "(the caller)", 0
-    elif "site-packages" + os.sep in place["file"]:  # an installed library's line, wherever it lives
-        place["file"] = place["file"].split("site-packages" + os.sep, 1)[1]
+    elif "site-packages" + os.sep in place["file"]:  # an installed library's file, wherever it lives;
+        place["file"] = place["file"].split("site-packages" + os.sep, 1)[1]  # its lines move between releases
+        place["line"] = 0
     elif place["file"]:
         place["file"] = os.path.relpath(place["file"], ROOT)
 
 
 def _plain(finding: Any) -> dict[str, Any]:
+    """A finding as compared: places made portable, a witness's move to 4 significant digits (the last
+    digits of a float sum move with the number of threads that computed it)."""
     data = finding.to_dict()
     for found in (data, *data.get("consequences", ())):
         for place in (found, *found.get("related", ())):
             _where(place)
+        if found.get("witness"):
+            found["witness"]["by"] = float(f"{found['witness']['by']:.4g}")
     return data
 
 

@@ -35,6 +35,7 @@ def _bug_line(name: str) -> int:
     ("padding_leak_pad_id_mean_pool", "padding-leak", "padding"),
     ("causal_leak_linear_attention_normalizer", "causal-leak", "causal"),
     ("causal_leak_ssm_centred_conv", "causal-leak", "causal"),
+    ("batch_leak_packed_documents_causal_only", "batch-leak", "batch"),  # a packed document is a sample
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -45,7 +46,8 @@ def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code
 @pytest.mark.parametrize("name", ["causal_leak_static_kv_cache", "mask_polarity_where_pooling",
                                   "padding_leak_mask_ignored", "batch_leak_eval_batch_statistics",
                                   "causal_leak_conv_no_causal_padding", "nondeterministic_noise_in_eval",
-                                  "causal_leak_linear_attention_normalizer", "causal_leak_ssm_centred_conv"])
+                                  "causal_leak_linear_attention_normalizer", "causal_leak_ssm_centred_conv",
+                                  "batch_leak_packed_documents_causal_only"])
 def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     errors, report = _errors(name, witness=False)
     assert errors == [] and "witnesses" not in report.summary
@@ -63,6 +65,8 @@ def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     ("ok_linear_attention_running_normalizer", {"repeat", "batch", "causal"}),  # causal: its running sums
     ("ok_ssm_causal_conv", {"repeat", "batch", "causal"}),  # causal: its scan, first to last
     ("ok_bidirectional_scan_tagger", {"repeat", "batch"}),  # scans both ways: no causal claim
+    ("ok_packed_documents_block_causal", {"repeat", "batch", "padding", "documents", "causal"}),
+    ("ok_modality_ids_joint_attention", {"repeat", "batch"}),  # ids compared with one value: no documents
 ])
 def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str]) -> None:
     report, _ = check_entry(catalogue()[name])

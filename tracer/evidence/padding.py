@@ -4,7 +4,8 @@ In order of strength: an embedding's `padding_idx` (a HuggingFace config's `pad_
 reaches the embedding the same way) applied to the ids it embeds; a 0/1, boolean or
 additive mask input of any name, whose padding value is read from the run it forms at one
 end of each row (right or left padding); and, failing both, token ids with a run of 0 at
-one end that 0 makes nowhere else. A mask's own pattern (keys hidden from every query of
+one end that 0 makes nowhere else. Packed document ids (`evidence.documents`) tell their
+padding by a negative id at one end of each row. A mask's own pattern (keys hidden from every query of
 one sample) is read by the mask checks themselves.
 """
 
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..blocks import LAYOUT_OPS
-from .sources import ADDITIVE_HIDING, data_inputs, is_mask_like
+from .documents import document_ids
+from .sources import ADDITIVE_HIDING, data_inputs, document_id_inputs, is_mask_like
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -39,6 +41,8 @@ def find_padding(analysis: "Analysis") -> dict[str, Padding]:
     for seq, padding in _from_config(analysis):
         found.setdefault(seq, padding)
     for seq, padding in _from_lengths(analysis):
+        found.setdefault(seq, padding)
+    for seq, padding in _from_document_ids(analysis):
         found.setdefault(seq, padding)
     for seq, padding in _from_mask_inputs(analysis, found):
         found.setdefault(seq, padding)
@@ -117,6 +121,21 @@ def _from_lengths(analysis: "Analysis"):
                 break
 
 
+def _from_document_ids(analysis: "Analysis"):
+    """Document ids (`evidence.documents`) whose negative id fills a run at one end of each row it
+    is in: the positions after (or before) the last packed document are padding (NaViT's -1)."""
+    for source in document_id_inputs(analysis.recording):
+        value = analysis.recording.values.get(source.meta.vid)
+        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta)) or _by_shape(analysis, value.shape)
+        ids = document_ids(_as_batch_first(value, placed[0])) if placed is not None else None
+        if ids is None or not bool((ids < 0).any()):
+            continue
+        pad = ids < 0
+        ends = pad.flip(1).int().cumprod(1).flip(1).bool() | pad.int().cumprod(1).bool()
+        if bool((ends == pad).all()) and not bool(pad.all(dim=1).any()):
+            yield placed[2], Padding(pad, f"the negative ids of the document ids {source.name}")
+
+
 def _input_behind(analysis: "Analysis", vid: int) -> torch.Tensor | None:
     """The value of the forward's input that `vid` is a view or a cast of, a few ops back, or None."""
     source = source_behind(analysis, vid)
@@ -156,7 +175,8 @@ def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
     recording = analysis.recording
     for source in recording.sources.values():
         value = recording.values.get(source.meta.vid)
-        if source.kind != "input" or value is None or value.dim() != 2 or not is_mask_like(source, value):
+        if source.kind != "input" or value is None or value.dim() != 2 or not is_mask_like(source, value) or \
+                _never_hides(analysis, source.meta.vid):
             continue
         placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta)) or _by_shape(analysis, value.shape)
         if placed is None:
@@ -171,6 +191,36 @@ def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
             pad = _end_runs(mask.bool(), zero_means_pad=mask.dtype != torch.bool)
         if pad is not None:
             yield seq, Padding(pad, f"the mask input {source.name}")
+
+
+def _never_hides(analysis: "Analysis", vid: int) -> bool:
+    """Whether every use of a 0/1 input reads both of its values: it picks, position by position,
+    between two values the model computed (`where(modality == 1, text(ids), patch(x))`), or looks
+    up an embedding row (BERT's `token_type_ids` of a sentence pair). It tells what each position
+    is, not which are padding."""
+    flow, frontier, uses = analysis.flow, [vid], []
+    for _ in range(SELECTION_DEPTH):
+        following = []
+        for current in frontier:
+            for event, position in flow.users(current):
+                if event.op in SELECTION_PATH or (event.op in SLICES and position == 0):
+                    following.extend(meta.vid for meta in event.outputs)
+                else:
+                    uses.append((event, position))
+        frontier = following
+    return not frontier and bool(uses) and all(_reads_both(flow, event, position) for event, position in uses)
+
+
+def _reads_both(flow, event, position: int) -> bool:
+    if event.op == "embedding":
+        return position == 0
+    return event.op == "where" and position == 0 and len(event.inputs) == 3 and \
+        all(flow.constant(meta) is None for meta in event.inputs[1:])
+
+
+SELECTION_DEPTH = 6
+SELECTION_PATH = LAYOUT_OPS | {"eq", "ne", "logical_not", "bitwise_not", "bool", "long", "int"}
+SLICES = frozenset({"getitem", "narrow", "select"})  # of the mask itself (as the index, it hides)
 
 
 def _by_shape(analysis: "Analysis", shape: tuple[int, ...]) -> tuple[int, int, str] | None:

@@ -59,9 +59,10 @@ def data_inputs(recording: Recording) -> list[Source]:
 
 
 def _data_inputs(recording: Recording) -> list[Source]:
+    told = {source.meta.vid for source in document_id_inputs(recording)}
     found = []
     for source in recording.sources.values():
-        if source.kind != "input" or not source.meta.shape:
+        if source.kind != "input" or not source.meta.shape or source.meta.vid in told:
             continue
         if source.meta.dtype.startswith(("complex",)):
             continue
@@ -69,6 +70,27 @@ def _data_inputs(recording: Recording) -> list[Source]:
             continue
         found.append(source)
     return found
+
+
+def document_id_inputs(recording: Recording) -> list[Source]:
+    """Inputs that number packed documents (`evidence.documents`): like a mask, they describe the
+    data's positions rather than carry data (read once per recording)."""
+    cache = recording.__dict__.setdefault("_data_inputs", {})
+    if "documents" not in cache:
+        cache["documents"] = _document_id_inputs(recording)
+    return cache["documents"]
+
+
+def _document_id_inputs(recording: Recording) -> list[Source]:
+    from ..dataflow import Dataflow
+    from .documents import document_ids, reads_as_document_ids
+
+    candidates = [source for source in recording.sources.values() if source.kind == "input" and
+                  len(source.meta.shape) in (1, 2) and document_ids(recording.values.get(source.meta.vid)) is not None]
+    if not candidates:
+        return []
+    flow = Dataflow.of(recording)
+    return [source for source in candidates if reads_as_document_ids(flow, source.meta.vid, recording.values.get(source.meta.vid))]
 
 
 def candidates(source: Source) -> tuple[tuple[str, ...], ...]:

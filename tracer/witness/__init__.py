@@ -33,7 +33,7 @@ from torch import nn
 from ..findings import Finding, Witness
 from .compare import Move, moved
 from .facts import Facts, gather
-from .localize import aligned, localize
+from .localize import aligned, judged_inside, localize
 from .plans import Plan, Skipped, plans
 from .regions import protected_cells, witnessed
 from .runner import Run, Runner, draws_random, identical, input_tensors
@@ -49,6 +49,11 @@ CLAIMS = {"padding": ("mask-axis", "mask-polarity"), "causal": ("causal-leak",)}
 # Witnesses a user expects to run on such a model, so a skip is said in the text report too.
 SAID_WHEN_SKIPPED = ("padding",)
 PROTECTED = {"padding": "the real positions", "causal": "the positions before the change"}
+# Witnesses whose invariant holds for every value inside the model, position by position, not only for
+# its outputs: where every output is pooled (one vector per packed image), the values inside are judged.
+INSIDE = ("documents",)
+# The contract's witness kinds: packed documents are samples of their own.
+WITNESS_KIND = {"documents": "batch"}
 
 
 @dataclass
@@ -132,22 +137,38 @@ def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, 
     first = runner.run(plan.baseline) if plan.baseline else baseline
     second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, rows=plan.rows)
     found = _largest_move(analysis, plan, first, second)
-    if found is None:
+    if found is None and plan.kind not in INSIDE:
         outcome.skipped.setdefault(plan.kind, "no output has the axes this witness protects")
         return
-    outcome.ran.append(plan.kind)
-    move, words = found
-    if move is None:
+    if found is not None:
+        outcome.ran.append(plan.kind)
+    move, words = found if found is not None else (None, "")
+    if found is not None and move is None:
         outcome.findings = _refuted(analysis, plan, outcome.findings)
         return
-    witness = Witness(plan.kind, plan.changed, words, round(move.by, 6))
     recorded_first = runner.run(plan.baseline, record=True)
     recorded_second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, record=True, rows=plan.rows)
     same = aligned(analysis.recording, recorded_first.recording)
     where = analysis if same else _analysed(recorded_first.recording)
     localized = localize(where, recorded_first.recording, recorded_second.recording, plan.region) \
         if aligned(recorded_first.recording, recorded_second.recording) else None
+    if found is None:  # no output could be judged (pooled): the values inside, position by position
+        if localized is None:
+            if judged_inside(where, recorded_first.recording, plan.region):
+                outcome.ran.append(plan.kind)
+            else:
+                outcome.skipped.setdefault(plan.kind, "no value has the axes this witness protects")
+            return
+        outcome.ran.append(plan.kind)
+        move, words = localized.move, _inside_words(where, localized)
+    witness = Witness(WITNESS_KIND.get(plan.kind, plan.kind), plan.changed, words, round(move.by, 6))
     outcome.findings = confirm_or_report(where, plan.kind, witness, localized, outcome.findings, same)
+
+
+def _inside_words(analysis, localized) -> str:
+    """`the masked_fill's output (line 42) at position 5 of sample 0`: where a value inside moved."""
+    event = analysis.recording.events[localized.event]
+    return _cell_words(analysis, event.outputs[0], localized.move.cell, f"the {event.op}'s output (line {event.line})")
 
 
 def _analysed(recording):

@@ -14,6 +14,7 @@ import torch
 from ..blocks import AttentionBlock
 from ..evidence.padding import image_pad_reading, source_behind
 from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
+from .documents import Documents, find_documents
 
 LOCKSTEP_ROWS = 2  # rows whose bound moves on by one key, in a mask that follows the query
 
@@ -52,6 +53,7 @@ class Facts:
     compares_samples: bool = False
     aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
     image_padding: ImagePadding | None = None
+    documents: Documents | None = None
 
     def aligned_roots(self, sequence: str) -> frozenset[int]:
         return self.aligned.get(self.sequence_roots[sequence], frozenset())
@@ -86,6 +88,7 @@ def gather(analysis, positions: list[int]) -> Facts:
         facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
     _padding(analysis, facts, positions)
     facts.image_padding = _image_padding(analysis, facts, positions)
+    facts.documents = find_documents(analysis, facts, positions)
     facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
                     or _causal_by_construction(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
@@ -131,7 +134,7 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
     masks = [analysis.recording.values.get(vid) for vid in positions if _is_mask_input(analysis, vid)]
     for sequence, padding in analysis.padding.items():
         told = padding.told
-        described = told.startswith(("the mask input", "the lengths")) or any(
+        described = told.startswith(("the mask input", "the lengths", "the negative ids")) or any(
             mask is not None and describes(mask, padding.pad) for mask in masks)
         facts.padding[sequence] = (padding.pad, described)
         row = _pad_row(analysis, positions, padding.pad)

@@ -74,6 +74,17 @@ def _first_moved(analysis, base: Recording, changed: Recording, region: Region, 
     return found
 
 
+def judged_inside(analysis, base: Recording, region: Region) -> bool:
+    """Whether some value of the run has cells the region protects (so a clean comparison says something)."""
+    table = analysis.table
+    for event in base.events:
+        for meta in event.outputs:
+            cells = protected_cells(table, analysis.axes_of(meta), meta.shape, region)
+            if cells is not None and bool(cells.any()):
+                return True
+    return False
+
+
 def _pooled_from(analysis, base: Recording, found: Localized, region: Region) -> None:
     """When the op pools the padded sequence away, the padding should have been hidden from what it
     read: a mask applied right before (`where`, `masked_fill`, a product with a mask, through views

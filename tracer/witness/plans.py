@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import torch
 
+from .documents import changed_document
 from .facts import Facts
 from .regions import Region
 
@@ -41,6 +42,8 @@ def plans(facts: Facts, inputs: list[torch.Tensor]) -> list[Plan | Skipped]:
                                          seed_offset=1)]
     found.append(_batch(facts, inputs))
     found.extend(_padding(facts, inputs))
+    if facts.documents is not None:
+        found.append(_documents(facts, inputs))
     found.extend(_causal(facts, inputs))
     return found
 
@@ -119,6 +122,27 @@ def _image_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
     region = Region("padding", pad=image.pad, grid=image.roots)
     return Plan("padding", region, f"the padded pixels of {facts.names[image.position]} (padding told by {image.mask})",
                 {image.position: _changed(tensor, cells, None, None)})
+
+
+def _documents(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
+    """The first packed document of each row changed: no other document's positions may move."""
+    documents = facts.documents
+    data = facts.data[documents.position]
+    tensor = inputs[documents.position]
+    changed = changed_document(documents.ids)
+    cells = _positions_mask(tensor, data, changed)
+    if cells is None or data.sequence is None:
+        return Skipped("documents", "the documents' positions could not be laid on the data input")
+    unprotected = changed | (documents.ids < 0)
+    region = Region("documents", facts.sequence_roots[data.sequence], frozenset(changed.shape), pad=unprotected,
+                    aligned=facts.aligned_roots(data.sequence))
+    spans = [(sample, row.nonzero().flatten()) for sample, row in enumerate(changed) if bool(row.any())]
+    where = [f"{_positions(int(span[0]), int(span[-1]))} of sample {sample}" for sample, span in spans]
+    if len(changed) == 1:
+        where = [_positions(int(spans[0][1][0]), int(spans[0][1][-1]))]
+    listed = ", ".join(where[:-1]) + " and " + where[-1] if len(where) > 1 else where[0]
+    return Plan("documents", region, f"the first packed document of {data.name} ({listed}; documents told by "
+                                     f"{documents.told})", {documents.position: _changed(tensor, cells, data.vocabulary, None)})
 
 
 def _padding_region(facts: Facts, seq: str, pad: torch.Tensor) -> Region:

@@ -31,10 +31,11 @@ Coordinates = list[tuple[str, torch.Tensor]]  # ("batch" | "pos", index per elem
 @dataclass(frozen=True)
 class Region:
     """What a witness protects. `sequence` is the table root of the witnessed sequence (None for
-    the batch and repeat witnesses); `pad` is (batch, T) True at padding; `cut` the last
+    the batch and repeat witnesses); `pad` is (batch, T) True at padding (for packed documents: at
+    the changed document and at padding); `cut` the last
     protected position of the causal witness; `sample` the changed sample of the batch witness."""
 
-    kind: str  # "batch", "padding", "causal" or "repeat"
+    kind: str  # "batch", "padding", "documents", "causal" or "repeat"
     sequence: int | None = None
     sizes: frozenset[int] = frozenset()  # sizes an unnamed axis may not have and stay neutral
     pad: torch.Tensor | None = None
@@ -86,6 +87,8 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
             return cells
         real = _real(region.pad, batch, positions, rank)
         return None if real is None else cells & real
+    if region.kind == "documents":  # a value pooled over the row may read every document by design
+        return _real(region.pad, batch, positions, rank) if positions else None
     if region.grid is not None:
         return _real_pixels(region, per_dim, batch, rank)
     if not positions:

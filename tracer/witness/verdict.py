@@ -19,6 +19,7 @@ from .localize import Localized
 HARMS: dict[str, tuple[str, ...]] = {
     "causal": ("causal-leak", "causal-diagonal"),
     "padding": ("mask-polarity", "mask-axis", "padding-leak", "fully-masked-row"),
+    "documents": ("batch-leak", "mask-axis", "mask-polarity"),
     "batch": ("batch-leak", "softmax-axis", "layernorm-axis", "head-split", "head-merge", "mask-axis",
               "positional-axis", "axis-mismatch"),
     "repeat": ("dropout-eval", "nondeterministic"),
@@ -29,18 +30,21 @@ MIXING = frozenset({
     "interpolate", "fft_fft", "fft_rfft", "sum", "mean", "topk", "sort", "argsort", "kthvalue", "scatter", "index_put",
 })
 STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
-OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "repeat": "nondeterministic"}
+OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "documents": "batch-leak",
+            "repeat": "nondeterministic"}  # a packed document is a sample of its own
 MESSAGES = {
     "causal": "outputs at or before a position move when only later tokens change: {where}",
     "padding": "outputs at real positions (or pooled over them) move when only the content of padded positions "
                "changes: {where}",
     "batch": "one sample's outputs move when only another sample's inputs change: {where}",
+    "documents": "one packed document's values move when only another document's content changes: {where}",
     "repeat": "two eval-mode passes on the same inputs give different outputs: {where}",
 }
 MASK_WHERE = {
     "causal": "this mask lets a query read keys after it",
     "padding": "this mask does not hide the padded keys from the real queries",
     "batch": "this mask mixes the samples",
+    "documents": "this mask does not keep the packed documents apart",
     "repeat": "this mask differs between passes",
 }
 
