@@ -38,6 +38,7 @@ class Axis:
     joined: tuple[int, ...] = ()  # a sequence concatenated from these (memory + tokens, past + new)
     cut_from: int | None = None  # a sequence sliced from this one (a chunk of the tokens) ...
     cut_start: int | None = None  # ... starting at this position of it
+    also_starts: tuple[int, ...] = ()  # a cut met, element by element, by other cuts of that sequence (next-token targets)
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
 
@@ -179,11 +180,24 @@ class AxisTable:
         first, second = self.axes[ra], self.axes[rb]
         if first.seq != second.seq:
             self.conflicts.append(Conflict(event, ra, rb, "sequences"))
+            self.note_shift(ra, rb)
         elif first.role and second.role and first.role != second.role:
             self.conflicts.append(Conflict(event, ra, rb, "roles"))
         elif first.role == second.role:
             self._parent[rb] = ra
         return ra  # a role copy meeting its own sequence is fine, and both stay as they are
+
+    def note_shift(self, a: int, b: int) -> None:
+        """Two cuts of one sequence at different starts met element by element (`logits[:, :-1]`
+        gathered at `ids[:, 1:]`): what `a` carries on stands for the positions of both."""
+        ra, rb = self.find(a), self.find(b)
+        first, second = self.axes[ra], self.axes[rb]
+        if first.cut_from is None or second.cut_from is None or first.cut_start is None or \
+                second.cut_start is None or self.find(first.cut_from) != self.find(second.cut_from):
+            return
+        starts = {second.cut_start, *second.also_starts, *first.also_starts} - {first.cut_start}
+        if starts:
+            self.axes[ra] = replace(first, also_starts=tuple(sorted(starts)))
 
     # ---------------------------------------------------------------- derived axes
     def role_copy(self, axis: int, role: str, event: int) -> int:

@@ -60,6 +60,7 @@ class AttentionBlock:
     contraction_event: int | None = None
     product_event: int | None = None
     contracted_size: int | None = None  # d_k
+    rank: int | None = None  # the query-key form's width where a weight was absorbed into q or k (MLA's decode), else d_k
     scale: float | None = 1.0  # None when some factor is not a known number
     scale_events: list[int] = field(default_factory=list)
     term_widths: list[int] = field(default_factory=list)  # contracted sizes of products added to the scores
@@ -320,6 +321,7 @@ class BlockFinder:
         block.query_axis, block.key_axis = facts.query, facts.key
         for position, dim in facts.contracted[:1]:
             block.contracted_size = event.inputs[position].shape[dim]
+        block.rank = self._rank(event)
         operands = [p for p, _ in facts.contracted]
         if event.op == "baddbmm":
             block.scale = _times(block.scale, self.flow.scalar(event, 4, "alpha") or 1.0)
@@ -340,15 +342,22 @@ class BlockFinder:
                 return
             if event.op in ("mul", "div") and len(event.inputs) <= 2:
                 main = self._main_operand(event)
-                if main is None or not self._scale_step(block, event, main):
+                if main is None or not (self._scale_step(block, event, main) or self._zeroed(event, main)):
                     return
                 vid = event.inputs[main].vid
-            elif event.op in LAYOUT_OPS:
+            elif event.op in LAYOUT_OPS or event.op == "mean":  # a mean (Nyström's landmarks) keeps a factor
                 vid = event.inputs[0].vid
             elif event.op == "add" and (rotated := self._rotated(event)) is not None:
                 vid = rotated  # a rotation keeps the norm: a scale applied before rotary is still the scale
             else:
                 return
+
+    def _zeroed(self, event: OpEvent, main: int) -> bool:
+        """A product with a 0/1 mask (padding zeroed before the scale): it keeps any factor."""
+        if event.op != "mul" or len(event.inputs) != 2:
+            return False
+        mask = self.flow.value(event.inputs[1 - main])
+        return mask is not None and bool(((mask == 0) | (mask == 1)).all())
 
     def _rotated(self, event: OpEvent) -> int | None:
         """The value a rotary embedding rotates, `x * cos + rotate_half(x) * sin`: the operand of the
@@ -398,19 +407,52 @@ class BlockFinder:
         return False
 
     def _products_behind(self, vid: int, depth: int = 6) -> list[int]:
-        """The contracted sizes of the products summed into a value added to the scores ([] for a
-        plain bias): DeBERTa's relative terms, MLA's decoupled rope term."""
+        """The widths of the products summed into a value added to the scores ([] for a plain bias):
+        DeBERTa's relative terms, MLA's decoupled rope term."""
         event = self.flow.made_by(vid)
         if event is None or depth == 0:
             return []
         if event.op in PRODUCTS:
-            contracted = self.facts[event.index].contracted[:1] if event.index in self.facts else []
-            return [event.inputs[p].shape[d] for p, d in contracted] or [0]
+            return [self._rank(event) or 0]
         if event.op in ("add", "sub"):
             return [width for meta in event.inputs for width in self._products_behind(meta.vid, depth - 1)]
         if event.op in LAYOUT_OPS | {"gather", "div", "mul", "getitem", "index_select", "take_along_dim"}:
             return self._products_behind(event.inputs[0].vid, depth - 1) if event.inputs else []
         return []
+
+    def _rank(self, event: OpEvent) -> int | None:
+        """The width of a query-key product's bilinear form: its contracted size, or less where q or k
+        was made by a weight from fewer features (`q_nope @ W_uk`: the decode of MLA absorbs W_uk, so
+        the scores are those of the d_nope-wide product it replaces)."""
+        contracted = self.facts[event.index].contracted if event.index in self.facts else []
+        if not contracted:
+            return None
+        width = event.inputs[contracted[0][0]].shape[contracted[0][1]]
+        for position, _ in contracted:
+            absorbed = self._absorbed_from(event.inputs[position].vid)
+            if absorbed is not None:
+                width = min(width, absorbed)
+        return width
+
+    def _absorbed_from(self, vid: int, depth: int = 6) -> int | None:
+        """The width a weight product expanded a value from, looking through layout ops, or None."""
+        sources = self.flow.recording.sources
+        for _ in range(depth):
+            event = self.flow.made_by(vid)
+            if event is None or not event.inputs:
+                return None
+            if event.op in LAYOUT_OPS:
+                vid = event.inputs[0].vid
+                continue
+            if event.op not in CONTRACTIONS or event.index not in self.facts:
+                return None
+            weights = [p for p, meta in enumerate(event.inputs) if getattr(sources.get(meta.vid), "kind", None) == "param"]
+            contracted = self.facts[event.index].contracted
+            if len(weights) != 1 or not contracted:
+                return None
+            inner = event.inputs[contracted[0][0]].shape[contracted[0][1]]
+            return inner if inner < event.outputs[0].shape[-1] else None
+        return None
 
     def _reaches_product(self, vid: int, depth: int) -> bool:
         event = self.flow.made_by(vid)

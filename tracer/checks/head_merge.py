@@ -13,6 +13,9 @@ HINTS = {"batch-first": "merge as x.transpose(1, 2).reshape(B, T, d): bring T ne
          "seq-first": "merge as x.transpose(0, 1).reshape(T, B, d): bring T back in front of B·H first"}
 
 
+CONCATENATED = "join the heads' outputs along the features, torch.cat(outs, dim=-1), not along the positions"
+
+
 class HeadMerge(Check):
     code = "head-merge"
     severity = "error"
@@ -22,11 +25,12 @@ class HeadMerge(Check):
             kinds = set(pieces)
             behind = _positions_behind(pieces) and not _heads_elsewhere(analysis, event)
             if not splitting and ({"head", "seq"} <= kinds or behind):
+                laid_along_time = pieces[:2] == ("head", "seq") and not _heads_elsewhere(analysis, event)
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} "
                     "merges heads back so that the merged axes mix head and sequence positions",
-                    hint=HINTS[analysis.layout.name],
+                    hint=CONCATENATED if laid_along_time else HINTS[analysis.layout.name],
                 )
             elif {"head", "batch"} <= kinds:
                 yield self.at(

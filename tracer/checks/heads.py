@@ -23,10 +23,20 @@ def torn_reshapes(analysis) -> Iterator[tuple[object, tuple[str, ...], bool]]:
         for axis in analysis.axes.get(event.outputs[0].vid, ()):
             record = table.get(axis)
             if record.kind == "mixed" and record.origin == event.index:
-                kinds = tuple(_piece_kind(table, part) for part in record.parts)
+                kinds = tuple(kind for part in record.parts for kind in _piece_kinds(table, part))
                 splitting = event.outputs[0].shape[-1:] <= event.inputs[0].shape[-1:]
                 yield event, kinds, splitting
                 break
+
+
+def _piece_kinds(table, axis: int) -> tuple[str, ...]:
+    """A piece's kind; one sequence joined to itself again and again (each head's output laid along
+    time, `torch.cat(outs, dim=1)`) is heads in front of positions."""
+    record = table.get(axis)
+    pieces = {table.find(table.base_of(piece)) for piece in record.joined}
+    if len(record.joined) >= 2 and len(pieces) == 1:
+        return ("head", "seq")
+    return (_piece_kind(table, axis),)
 
 
 def _piece_kind(table, axis: int) -> str:

@@ -23,6 +23,13 @@ def _table_construction(analysis, conflict) -> tuple:
     return ()
 
 
+def _index_arithmetic(analysis, index: int) -> bool:
+    """An integer result (`beam + arange(B) * K`, row offsets into a flattened batch) is bookkeeping
+    of indices, not a table of positions added to the data: a table meets the data as floats."""
+    outputs = analysis.recording.events[index].outputs
+    return bool(outputs) and not any(meta.dtype.startswith(("float", "bfloat", "complex")) for meta in outputs)
+
+
 class PositionalAxis(Check):
     code = "positional-axis"
     severity = "error"
@@ -30,7 +37,7 @@ class PositionalAxis(Check):
     def run(self, analysis) -> Iterable[Finding]:
         table = analysis.table
         for conflict in analysis.table.conflicts:
-            if conflict.reason != "positional":
+            if conflict.reason != "positional" or _index_arithmetic(analysis, conflict.event):
                 continue
             first, _second = table.get(conflict.first), table.get(conflict.second)
             position, other = (conflict.first, conflict.second) if first.kind == "pos" else (conflict.second, conflict.first)

@@ -30,15 +30,20 @@ class ScaleFactor(Check):
         for block in analysis.blocks:
             if block.scale is None or not block.contracted_size or block.product_event is None:
                 continue
+            if _recurrent_query(analysis, block):
+                continue  # an RNN decoder's state against its encoder's outputs: Luong's dot score is unscaled
             d_k = block.contracted_size
             expected = 1 / math.sqrt(d_k)
             if math.isclose(block.scale, expected, rel_tol=1e-3):
                 continue
             if block.score_terms > 1 and math.isclose(block.scale, 1 / math.sqrt(d_k * block.score_terms), rel_tol=1e-3):
                 continue  # n query-key terms summed (DeBERTa's disentangled attention) are scaled by sqrt(n·d_k)
-            if block.term_widths and all(block.term_widths) and \
-                    math.isclose(block.scale, 1 / math.sqrt(d_k + sum(block.term_widths)), rel_tol=1e-3):
+            if block.term_widths and all(block.term_widths) and any(
+                    math.isclose(block.scale, 1 / math.sqrt(width + sum(block.term_widths)), rel_tol=1e-3)
+                    for width in {d_k, block.rank or d_k}):
                 continue  # terms of other widths summed (MLA's nope and rope parts): one product of their total width
+            if block.rank and not block.term_widths and math.isclose(block.scale, 1 / math.sqrt(block.rank), rel_tol=1e-3):
+                continue  # a weight absorbed into q or k: the scores are those of the narrower product it replaces
             if _folded_into_weights(analysis, block):
                 continue  # the factor is in q's or k's projection, scaled in place when the module was built
             where = block.scale_events[0] if block.scale_events else block.product_event
@@ -53,6 +58,29 @@ class ScaleFactor(Check):
                 hint=f"divide the scores by math.sqrt({d_k}) (the per-head width, not d_model)",
                 related=_factor_notes(analysis, event) if block.scale_events else (),
             )
+
+
+RECURRENT = frozenset({"gru_cell", "lstm_cell", "rnn_tanh_cell", "rnn_relu_cell", "gru", "lstm", "rnn_tanh", "rnn_relu"})
+QUERY_STEPS = 6  # ops from the product back to the recurrent cell: unsqueeze, getitem, a projection
+
+
+def _recurrent_query(analysis, block) -> bool:
+    """Whether the product's query side (the operand without the keys) is a recurrent cell's state:
+    attention of the RNN encoder-decoder family, whose dot score (Luong) has no 1/sqrt(d_k)."""
+    table, events = analysis.table, analysis.recording.events
+    keys = table.find(table.base_of(block.key_axis)) if block.key_axis is not None else None
+    for operand in events[block.product_event].inputs[:2]:
+        if keys in {table.find(table.base_of(axis)) for axis in analysis.axes_of(operand)}:
+            continue
+        vid = operand.vid
+        for _ in range(QUERY_STEPS):
+            made = analysis.flow.made_by(vid)
+            if made is None or not made.inputs:
+                break
+            if made.op in RECURRENT:
+                return True
+            vid = made.inputs[0].vid
+    return False
 
 
 def _folded_into_weights(analysis, block) -> bool:

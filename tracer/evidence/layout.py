@@ -226,8 +226,8 @@ class VoteCollector:
         the table's broadcast singleton, the batch."""
         analysis = self.analysis
         for event in analysis.recording.ops(*POSITION_OPS):
-            if len(event.inputs) != 2 or not event.outputs:
-                continue
+            if len(event.inputs) != 2 or not event.outputs or not event.outputs[0].dtype.startswith(("float", "bfloat", "complex")):
+                continue  # an integer sum is index bookkeeping (`beam + arange(B) * K`), no table added to the data
             sides = [analysis.axes_of(meta) for meta in event.inputs]
             for table_side, data_side in ((0, 1), (1, 0)):
                 self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side],

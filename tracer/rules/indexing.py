@@ -239,6 +239,15 @@ def gather_rule(ctx: RuleContext) -> list[Axes]:
     if index is None or not isinstance(dim, int) or len(ctx.shape(0)) != len(out) or ctx.shape(index) != out:
         return [ctx.fresh(out)]
     d = dim % len(out)
+    table = ctx.table
+    for i, size in enumerate(out):
+        if i == d or ctx.shape(0)[i] != size or size == 1:
+            continue
+        source, taken = ctx.inputs[0][i], ctx.inputs[index][i]
+        if table.is_positions(source) and table.is_positions(taken):
+            table.note_shift(source, taken)  # a next-token target, `logp` at `ids[:, 1:]`: two cuts, both read
+        else:
+            table.unify(source, taken, ctx.event.index)  # row i of the index picks from row i of the input
     return [tuple(ctx.inputs[index][i] if i == d or ctx.shape(0)[i] != size else ctx.inputs[0][i]
                   for i, size in enumerate(out))]
 

@@ -255,7 +255,7 @@ def _causal_by_construction(analysis, facts: Facts) -> dict[str, int]:
     if sequence is None:
         return {}
     scans = _scans(analysis)
-    built = (_runs_a_sum(analysis) or "forward" in scans) and "backward" not in scans
+    built = (_runs_a_sum(analysis) or "forward" in scans or _causal_convolution(analysis)) and "backward" not in scans
     return {sequence: 0} if built else {}
 
 
@@ -287,6 +287,33 @@ def _runs_a_sum(analysis) -> bool:
         if isinstance(dim, int) and -len(axes) <= dim < len(axes) and _along_positions(analysis, axes[dim]):
             return True
     return False
+
+
+def _causal_convolution(analysis) -> bool:
+    """Whether some 1-d convolution along the positions is made causal: padded by kernel - 1 on both
+    sides and cut back to its first positions (`conv(x)[..., :T]`, Mamba's and Hyena's short conv)."""
+    for event in analysis.recording.ops("conv1d"):
+        if len(event.inputs) < 2 or not event.outputs:
+            continue
+        kernel, padding = event.inputs[1].shape[-1], event.arg(4, "padding")
+        padding = padding[0] if isinstance(padding, (list, tuple)) and padding else padding
+        size_t = event.inputs[0].shape[-1]
+        if kernel < 2 or padding != kernel - 1 or not _along_positions(analysis, analysis.axes_of(event.inputs[0])[-1]):
+            continue
+        for user, _ in analysis.flow.users(event.outputs[0].vid):
+            if user.op in ("getitem", "narrow") and user.outputs and user.outputs[0].shape[-1] == size_t and \
+                    _keeps_first(user):
+                return True
+    return False
+
+
+def _keeps_first(event) -> bool:
+    """A slice of the last dim that starts at 0 (`y[..., :T]`, `y.narrow(-1, 0, T)`)."""
+    if event.op == "narrow":
+        return event.arg(2, "start") == 0
+    index = event.args[1] if len(event.args) > 1 else None
+    last = index[-1] if isinstance(index, list) and index else index
+    return isinstance(last, dict) and "slice" in last and (last["slice"][0] in (None, 0))
 
 
 def _scans(analysis) -> set[str]:
@@ -347,8 +374,9 @@ def _query_sequence(analysis, block: AttentionBlock, facts: Facts) -> str | None
 
 def _staircase_prefix(visible: torch.Tensor) -> int | None:
     """For a mask whose view of the keys moves with the query (a causal mask, a cache mask, a
-    window: not a symmetric one), the last row of its bidirectional prefix, the longest over the
-    samples (0 when it has none); None for any other mask."""
+    window: not a symmetric one) after a prefix of alike rows (a prefix LM's, whatever they see),
+    the last row of that prefix, the longest over the samples (0 when it has none); None for any
+    other mask."""
     prefixes = []
     for table in visible.reshape(-1, *visible.shape[-2:]):
         seen = table.any(-1)
@@ -357,7 +385,9 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
         size_k = table.shape[-1]
         last = (size_k - 1) - table.flip(-1).to(torch.uint8).argmax(-1)
         first = table.to(torch.uint8).argmax(-1)
+        leading = int((table == table[0]).all(-1).int().cumprod(0).sum())  # the prefix's rows, alike
         pairs = seen[1:] & seen[:-1]
+        pairs[:leading] = False  # the staircase is read after the prefix, whatever its rows see
         needed = min(LOCKSTEP_ROWS, int(pairs.sum()))
         follows = [bool((bound[1:] >= bound[:-1])[pairs].all()) and
                    int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= max(needed, 1)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import torch
+
 from ..blocks import LAYOUT_OPS
 from ..events import Recording
 
@@ -60,7 +62,7 @@ def _first_moved(analysis, base: Recording, changed: Recording, region: Region, 
                 continue
             cells = protected_cells(table, analysis.axes_of(meta), meta.shape, region, output=other_protected)
             if cells is None:
-                if changed_anywhere(before, after):
+                if _changed_where_it_may_matter(table, analysis.axes_of(meta), meta, region, before, after):
                     undetermined[meta.vid] = event.index
                 continue
             move = moved(before, after, cells)
@@ -72,6 +74,17 @@ def _first_moved(analysis, base: Recording, changed: Recording, region: Region, 
             found.path.append(event.index)
             break
     return found
+
+
+def _changed_where_it_may_matter(table, axes, meta, region: Region, before, after) -> bool:
+    """An undetermined value changed somewhere its placed dims protect (every cell, when none can be
+    placed): a change only at padded query rows or later positions is no leak, whatever the rest."""
+    if not changed_anywhere(before, after):
+        return False
+    loose = protected_cells(table, axes, meta.shape, region, loose=True)
+    if loose is None or before.shape != after.shape or before.is_complex():
+        return True
+    return bool(((before != after) & ~(torch.isnan(before) & torch.isnan(after)) & loose).any())
 
 
 def judged_inside(analysis, base: Recording, region: Region) -> bool:

@@ -137,6 +137,8 @@ def _documents(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     region = Region("documents", facts.sequence_roots[data.sequence], frozenset(changed.shape), pad=unprotected,
                     aligned=facts.aligned_roots(data.sequence))
     spans = [(sample, row.nonzero().flatten()) for sample, row in enumerate(changed) if bool(row.any())]
+    if not spans:
+        return Skipped("documents", "no row packs two documents outside its padding")
     where = [f"{_positions(int(span[0]), int(span[-1]))} of sample {sample}" for sample, span in spans]
     if len(changed) == 1:
         where = [_positions(int(spans[0][1][0]), int(spans[0][1][-1]))]

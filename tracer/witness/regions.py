@@ -46,11 +46,13 @@ class Region:
 
 
 def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, ...], region: Region,
-                    output: bool = False) -> torch.Tensor | None:
+                    output: bool = False, loose: bool = False) -> torch.Tensor | None:
     """Bool cells of a value (broadcastable to `shape`) that must not move, or None if undetermined.
 
     `output`: the value is a model output, where another sequence's positions (a decoder's over a
-    padded encoder) are wholly protected rather than undetermined.
+    padded encoder) are wholly protected rather than undetermined. `loose`: dims that cannot be
+    placed constrain nothing, so the cells are those that some placing of them may protect (a
+    change outside them, at a padded query row, is no leak whatever those dims hold).
     """
     if region.kind == "repeat":
         return torch.ones((), dtype=torch.bool)
@@ -59,9 +61,9 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
     per_dim = []
     for axis, size in zip(axes, shape):
         found = _coordinates(table, axis, size, region, output, 0)
-        if found is None:
+        if found is None and not loose:
             return None
-        per_dim.append(found)
+        per_dim.append(found or [])
     batch = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "batch"]
     positions = [(d, vec) for d, found in enumerate(per_dim) for what, vec in found if what == "pos"]
     rank = len(shape)
@@ -175,7 +177,7 @@ def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output:
     if record.kind in ("seq", "pos"):
         found = positions_of(table, axis, region) if region.sequence is not None else None
         if found is not None and found.numel() == size:
-            return [("pos", found)]
+            return [("pos", found), *(("pos", shifted) for shifted in _also_positions(table, axis, region))]
         if region.kind == "batch" or output:
             return []
         return None  # another sequence: it may be this one, written into a cache
@@ -219,6 +221,16 @@ def positions_of(table: AxisTable, axis: int, region: Region, depth: int = 0) ->
         return torch.cat([piece if piece is not None else torch.full((table.get(part).size,), OTHER)
                           for piece, part in zip(pieces, record.joined)])
     return None
+
+
+def _also_positions(table: AxisTable, axis: int, region: Region) -> list[torch.Tensor]:
+    """The positions an axis also stands for, met element by element by other cuts of the same
+    sequence (a next-token target): a cell is protected only where all of its positions are."""
+    record = table.axes[table.base_of(axis)]
+    inner = positions_of(table, record.cut_from, region) if record.also_starts and record.cut_from is not None else None
+    if inner is None:
+        return []
+    return [inner[start:start + record.size] for start in record.also_starts if start + record.size <= inner.numel()]
 
 
 def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Region, output: bool,

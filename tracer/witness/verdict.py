@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..blocks import AttentionBlock, MaskUse
+from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
 from ..findings import Finding, Witness
-from .localize import Localized
+from .localize import VIEW_DEPTH, Localized
 
 # The codes whose claimed harm each witness observes.
 HARMS: dict[str, tuple[str, ...]] = {
@@ -28,6 +28,7 @@ HARMS: dict[str, tuple[str, ...]] = {
 MIXING = frozenset({
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "cumsum", "cumprod", "roll", "pad", "avg_pool1d", "max_pool1d",
     "interpolate", "fft_fft", "fft_rfft", "sum", "mean", "topk", "sort", "argsort", "kthvalue", "scatter", "index_put",
+    "einsum", "matmul", "bmm", "mm",  # a product over the positions (Linformer's projection of the sequence)
 })
 STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "documents": "batch-leak",
@@ -121,6 +122,10 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         mixed = "samples" if kind == "batch" else "positions"
         where = (f"the change gets in at this {events[index].op}, which mixes {mixed} into values whose axes "
                  f"attnscope cannot place, and first shows at the {reached.op} on line {reached.line}")
+    elif index is None and kind == "padding" and (hiding := _masked_after(analysis, localized.event)) is not None:
+        index, code = hiding, "mask-after-softmax"
+        where = (f"the padding is hidden only after the {events[localized.event].op} has normalized over it: "
+                 "the real weights still share their sum with the padded scores")
     elif index is None:
         index = localized.event
         here = (events[index].file, events[index].line)
@@ -137,6 +142,34 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     )
 
 
+NORMALIZING = frozenset({"softmax", "log_softmax"})
+
+
+def _masked_after(analysis, index: int) -> int | None:
+    """The op that hides padding in a softmax's output (a product with a 0/1 mask, a fill with 0),
+    when the softmax is where padding first reached real positions: the mask came after the
+    normalization (mask-after-softmax), whether or not an attention block was recognized."""
+    event = analysis.recording.events[index]
+    if event.op not in NORMALIZING or not event.outputs:
+        return None
+    flow, vid = analysis.flow, event.outputs[0].vid
+    for _ in range(VIEW_DEPTH):
+        users = flow.users(vid)
+        for user, position in users:
+            if user.op == "mul" and len(user.inputs) == 2:
+                other = flow.value(user.inputs[1 - position])
+                if other is not None and bool(((other == 0) | (other == 1)).all()) and bool((other == 0).any()):
+                    return user.index
+            if (user.op == "masked_fill" and position == 0 and flow.scalar(user, 2, "value") == 0.0) or \
+                    (user.op == "where" and position == 1 and flow.scalar(user, 2, "other") == 0.0):
+                return user.index
+        views = [user for user, _ in users if user.op in LAYOUT_OPS and user.outputs]
+        if len(views) != 1:
+            return None
+        vid = views[0].outputs[0].vid
+    return None
+
+
 def _untracked_mixer(analysis, localized: Localized) -> int | None:
     """The op where the change entered values the axes cannot place, when that op mixes positions or
     samples (a convolution, a running sum, a reduction): the change was made there, not where it shows."""
@@ -147,15 +180,23 @@ def _untracked_mixer(analysis, localized: Localized) -> int | None:
 
 
 def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str]:
-    """The earliest attention block the change passed through: its last mask, else its softmax."""
+    """The earliest attention block the change passed through: its last mask, else its softmax;
+    none when its weights held still (the change came in with the values)."""
     block = _block_through(analysis, [localized.event, *localized.through])
-    if block is None:
+    if block is None or not _weights_moved(block, localized):
         return None, ""
     uses = [use for use in block.masks if not use.after]
     if uses:
         return uses[-1].event, MASK_WHERE[kind]
     return block.norm_event, f"the attention weights of this {analysis.recording.events[block.norm_event].op} " \
                              "already hold it, and no mask is applied before it"
+
+
+def _weights_moved(block, localized: Localized) -> bool:
+    """Whether some op from the block's scores to its weights moved (protected or undetermined)."""
+    moved = {localized.event, *localized.through, *localized.path}
+    known = [index for index in (block.product_event, block.exp_event, block.norm_event) if index is not None]
+    return any(index in moved for index in range(min(known), max(known) + 1))
 
 
 def _block_through(analysis, indices: list[int]):
