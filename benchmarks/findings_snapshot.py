@@ -67,7 +67,7 @@ def zoo_findings(with_statistics: bool = False) -> dict[str, list[Any]]:
         torch.manual_seed(0)
         workload = load_target(f"zoo:{name}")
         report, recorded = run_check(workload.model, workload.args, workload.kwargs,
-                                     layout=workload.options.get("layout", "batch-first"))
+                                     layout=workload.options.get("layout"))  # as the CLI reads it
         found[f"zoo:{name}"] = [_plain(finding) for finding in report.findings]
         if with_statistics:
             found[f"zoo:{name}/statistics"] = _statistics(recorded.recording)

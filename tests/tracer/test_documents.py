@@ -94,7 +94,9 @@ def test_ids_that_are_only_embedded_tell_neither_documents_nor_padding():
 
 def test_document_ids_rise_run_by_run_and_are_longer_than_positions():
     assert document_ids(torch.tensor([[0, 0, 1, 1, 1, -1]])).tolist() == [[0, 0, 1, 1, 1, -1]]
-    assert document_ids(torch.tensor([[1, 1, 0, 0]])) is None  # falling: not packed in order
+    assert document_ids(torch.tensor([[2, 2, 1, 1]])) is None  # falling: not packed in order
+    assert document_ids(torch.tensor([[1, 1, 2, 0, 0]])).tolist() == [[1, 1, 2, -1, -1]]  # packing's segment 0: padding
+    assert document_ids(torch.tensor([[0, 0, 1, 1, 2]])).tolist() == [[0, 0, 1, 1, 2]]  # ids from 0: a document
     assert document_ids(torch.tensor([[0, 0, 1, 1, 0, 0]])) is None  # an id in two places (labels, buckets)
     assert document_ids(torch.arange(6)[None]) is None  # a new id at every position: positions
     assert document_ids(torch.tensor([[0.0, 0.0, 1.0]])) is None

@@ -36,6 +36,7 @@ def _bug_line(name: str) -> int:
     ("causal_leak_linear_attention_normalizer", "causal-leak", "causal"),
     ("causal_leak_ssm_centred_conv", "causal-leak", "causal"),
     ("batch_leak_packed_documents_causal_only", "batch-leak", "batch"),  # a packed document is a sample
+    ("positional_axis_packed_positions_not_reset", "positional-axis", "batch"),  # the document run alone differs
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -47,7 +48,8 @@ def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code
                                   "padding_leak_mask_ignored", "batch_leak_eval_batch_statistics",
                                   "causal_leak_conv_no_causal_padding", "nondeterministic_noise_in_eval",
                                   "causal_leak_linear_attention_normalizer", "causal_leak_ssm_centred_conv",
-                                  "batch_leak_packed_documents_causal_only"])
+                                  "batch_leak_packed_documents_causal_only",
+                                  "positional_axis_packed_positions_not_reset"])
 def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     errors, report = _errors(name, witness=False)
     assert errors == [] and "witnesses" not in report.summary
@@ -55,18 +57,20 @@ def test_no_rule_sees_these_without_a_witness(name: str) -> None:
 
 @pytest.mark.parametrize("name, kinds", [
     ("ok_static_kv_cache", {"repeat", "causal"}),
-    ("ok_where_pooling", {"repeat", "batch", "padding"}),
+    ("ok_where_pooling", {"repeat", "batch", "padding", "alone"}),
     ("ok_attention_mask_unpadded", {"repeat", "batch", "padding"}),
     ("ok_per_sample_statistics", {"repeat", "batch"}),
     ("ok_causal_conv", {"repeat", "batch", "causal"}),
     ("ok_noise_in_training", {"repeat", "batch"}),
     ("ok_detr_padded_image", {"repeat", "batch"}),
-    ("ok_pad_id_masked_pool", {"repeat", "batch", "padding"}),
+    ("ok_pad_id_masked_pool", {"repeat", "batch", "padding", "alone"}),
     ("ok_linear_attention_running_normalizer", {"repeat", "batch", "causal"}),  # causal: its running sums
     ("ok_ssm_causal_conv", {"repeat", "batch", "causal"}),  # causal: its scan, first to last
     ("ok_bidirectional_scan_tagger", {"repeat", "batch"}),  # scans both ways: no causal claim
-    ("ok_packed_documents_block_causal", {"repeat", "batch", "padding", "documents", "causal"}),
+    ("ok_packed_documents_block_causal", {"repeat", "batch", "padding", "documents", "causal", "alone"}),
     ("ok_modality_ids_joint_attention", {"repeat", "batch"}),  # ids compared with one value: no documents
+    ("ok_packed_positions_restarted", {"repeat", "batch", "documents", "causal", "alone"}),
+    ("ok_left_padded_fixed_window", {"repeat", "batch", "padding", "causal", "alone"}),  # positions by design
 ])
 def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str]) -> None:
     report, _ = check_entry(catalogue()[name])

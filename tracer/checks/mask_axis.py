@@ -62,7 +62,7 @@ class MaskAxis(Check):
     def _along_queries(self, analysis, block, use, pattern) -> Finding | None:
         parts = [part for part in mask_parts(analysis, block, use) if part.pattern is not None]
         if len(parts) > 1:
-            rows = [part for part in parts if part.along_queries_only]
+            rows = [part for part in parts if part.along_queries_only and _padding_like(analysis, part)]
             if not rows or any(part.along_keys_only or part.varies(BATCH) and part.varies(KEY) for part in parts):
                 return None
             part = rows[0]
@@ -105,6 +105,29 @@ class MaskAxis(Check):
             hint=hint,
             related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
         )
+
+
+def _padding_like(analysis, part) -> bool:
+    """Whether a mask part may be padding: it differs between samples or comes from an input. A rule
+    over the positions alone (a prefix LM's `query < prefix`) is the same for every sample: no padding."""
+    if part.varies(BATCH):
+        return True
+    flow, todo, seen = analysis.flow, [part.vid], set()
+    while todo and len(seen) < ANCESTRY:
+        vid = todo.pop()
+        if vid in seen:
+            continue
+        seen.add(vid)
+        source = analysis.recording.sources.get(vid)
+        if source is not None and source.kind == "input":
+            return True
+        made = flow.made_by(vid)
+        if made is not None:
+            todo.extend(meta.vid for meta in made.inputs)
+    return False
+
+
+ANCESTRY = 64  # values looked through for an input behind a mask part
 
 
 def _head_major(analysis, use) -> bool:

@@ -32,24 +32,28 @@ def reads_as_document_ids(flow: "Dataflow", vid: int, value: torch.Tensor | None
 
 
 def document_ids(value: torch.Tensor | None) -> torch.Tensor | None:
-    """(B, T) ids rising run by run (negative ones as -1), with fewer runs than positions, or None
+    """(B, T) ids rising run by run (negative ones, and a run of 0 after the last document, as -1:
+    padding), with fewer runs than positions, or None
     (also for a value not kept: the meta device, a recording over budget)."""
     if value is None or value.device.type == "meta":
         return None
     ids = value.reshape(1, -1) if value.dim() == 1 else value
     if ids.dim() != 2 or ids.shape[1] < 2 or ids.is_floating_point() or ids.dtype == torch.bool:
         return None
-    ids = ids.long()
+    ids = torch.where(ids.long() >= 0, ids.long(), -1)
     starts = torch.ones_like(ids, dtype=torch.bool)
     starts[:, 1:] = ids[:, 1:] != ids[:, :-1]
     runs_in_all = 0
     for row, first in zip(ids, starts):
         runs = row[first]
+        if runs.numel() > 1 and int(runs[-1]) == 0 and bool((runs[:-1] > 0).all()):  # packing's segment 0 after the last
+            row[int(first.nonzero()[-1]):] = -1  # document: padding (in place, on this copy of the ids)
+            runs = row[first]
         documents = runs[runs >= 0]
         if bool((documents[1:] <= documents[:-1]).any()):
             return None  # an id in two places, or falling: labels, buckets, not documents
         runs_in_all += runs.numel()
-    return torch.where(ids >= 0, ids, -1) if runs_in_all < ids.numel() else None
+    return ids if runs_in_all < ids.numel() else None
 
 
 def compared(flow: "Dataflow", vid: int, outer: bool) -> bool:

@@ -323,6 +323,39 @@ def module_definition(analysis: "Analysis", path: str, role: str) -> tuple[Relat
     return ()
 
 
+def library_call(analysis: "Analysis", index: int) -> tuple[Related, ...]:
+    """Where the user's code called the installed library in which op `index` ran: the
+    `self.lm(...)` line of the user's module around the library's (its own lines are no place to
+    fix the user's call)."""
+    event = analysis.recording.events[index]
+    if not installed(event.file) or not event.module:
+        return ()
+    types = {call.path: call.type_name for call in analysis.recording.module_calls}
+    parts = event.module.split(".")
+    for depth in range(1, len(parts) + 1):
+        parent, attribute = ".".join(parts[:depth - 1]), parts[depth - 1]
+        type_name = types.get(parent)
+        for filename in _user_files(analysis) if type_name is not None and not attribute.isdigit() else ():
+            lines = _call_lines(filename, type_name, attribute)
+            if lines:
+                return (_place(filename, lines[0], "the library called here"),)
+    return ()
+
+
+def _call_lines(filename: str, type_name: str, attribute: str) -> tuple[int, ...]:
+    """Lines of class `type_name` that call `self.<attribute>(...)`."""
+    source = parsed(filename)
+    if source is None or installed(filename):
+        return ()
+    key = ("calls", type_name, attribute)
+    if key not in source.memo:
+        source.memo[key] = tuple(sorted(
+            node.lineno for cls in source.classes.get(type_name, ()) for node in ast.walk(cls)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attribute
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"))
+    return source.memo[key]
+
+
 def _user_files(analysis: "Analysis") -> list[str]:
     """The user's source files the recorded ops ran from, where classes are looked up by name."""
     return sorted({event.file for event in analysis.recording.events if event.file})

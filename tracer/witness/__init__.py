@@ -31,6 +31,8 @@ import torch
 from torch import nn
 
 from ..findings import Finding, Witness
+from ..evidence.provenance import installed
+from .alone import Alone, alone_move, left_padded, localize_alone, plan_alone
 from .compare import Move, moved
 from .facts import Facts, gather
 from .localize import aligned, judged_inside, localize
@@ -38,7 +40,7 @@ from .plans import Plan, Skipped, plans
 from .regions import protected_cells, witnessed
 from .runner import Run, Runner, draws_random, identical, input_tensors
 from .state import Snapshot, take_snapshot
-from .verdict import confirm_or_report, mask_use_at
+from .verdict import confirm_or_report, makes_positions, mask_use_at
 
 __all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
 
@@ -53,7 +55,7 @@ PROTECTED = {"padding": "the real positions", "causal": "the positions before th
 # its outputs: where every output is pooled (one vector per packed image), the values inside are judged.
 INSIDE = ("documents",)
 # The contract's witness kinds: packed documents are samples of their own.
-WITNESS_KIND = {"documents": "batch"}
+WITNESS_KIND = {"documents": "batch", "padding": "padding"}
 
 
 @dataclass
@@ -117,8 +119,44 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs) -> Wit
                 outcome.notes.append(f"{plan.kind} witness not run: {plan.why}")
             continue
         _witness(analysis, facts, runner, plan, baseline, outcome)
+    if (facts.documents is not None or any(bool(pad.any()) for pad, _ in facts.padding.values())) and \
+            not any(finding.witness is not None and finding.witness.kind in ("padding", "batch")
+                    for finding in outcome.findings if finding.severity != "info"):
+        _alone_witness(analysis, runner, plan_alone(facts, inputs), baseline, outcome)
     outcome.forwards = runner.forwards
     return outcome
+
+
+def _alone_witness(analysis, runner: Runner, plan: Alone | str, baseline: Run, outcome: WitnessOutcome) -> None:
+    """A sample (or packed document) run alone, cut to its real positions, against its outputs in the batch."""
+    if isinstance(plan, str):
+        outcome.skipped.setdefault("alone", plan)
+        return
+    try:
+        single = runner.run(plan.replace)
+    except Exception as problem:  # noqa: BLE001 - a model built for one shape: no reference, no claim
+        outcome.skipped.setdefault("alone", f"the sample alone could not be run ({type(problem).__name__})")
+        return
+    found = alone_move(analysis, plan, baseline.outputs, single.outputs)
+    if found is None:
+        outcome.skipped.setdefault("alone", "no output has the sample's positions in a form both runs share")
+        return
+    outcome.ran.append("alone")
+    move, words = found
+    if move is None:
+        return
+    witness = Witness(WITNESS_KIND.get(plan.kind, plan.kind), plan.changed, words, round(move.by, 6))
+    recorded = runner.run({}, record=True)
+    recorded_single = runner.run(plan.replace, record=True)
+    same = aligned(analysis.recording, recorded.recording)
+    where = analysis if same else _analysed(recorded.recording)
+    localized = localize_alone(where, recorded.recording, recorded_single.recording, plan)
+    if localized is None or not makes_positions(where, localized.event):
+        return  # a difference the padding and documents witnesses did not see: a convolution's edge reading
+        # the padding's place (FastSpeech), a sum over the row's length; read by convention, not reported
+    if left_padded(plan) and not installed(where.recording.events[localized.event].file):
+        return  # positions counted from the row's start under left padding may be the model's own design
+    outcome.findings = confirm_or_report(where, f"alone-{plan.kind}", witness, localized, outcome.findings, same)
 
 
 def _baseline(runner: Runner, recording, outputs: list[tuple[str, torch.Tensor]] | None,

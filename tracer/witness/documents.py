@@ -23,6 +23,8 @@ class Documents:
     position: int  # the data input whose content the witness changes, among the forward's tensors
     ids: torch.Tensor  # (B, T): the document of each position, -1 where none (padding)
     told: str  # the input that tells them, in words
+    told_position: int  # ... and its position among the forward's tensors
+    offsets: bool  # told by offsets (cu_seqlens) rather than an id per position
 
 
 def find_documents(analysis, facts, positions: list[int]) -> Documents | None:
@@ -39,6 +41,7 @@ def find_documents(analysis, facts, positions: list[int]) -> Documents | None:
             shape = analysis.recording.sources[data.vid].meta.shape
             size_b = shape[data.batch] if data.batch is not None else 1
             ids = _from_offsets(value, shape[data.seq], size_b) if value.dim() == 1 else None
+            offsets = ids is not None
             if ids is None:
                 ids = _from_ids(value, size_b, shape[data.seq]) if vid in told_by_ids else None
                 if ids is None:
@@ -48,7 +51,7 @@ def find_documents(analysis, facts, positions: list[int]) -> Documents | None:
             padding = facts.padding.get(data.sequence, (None, False))[0]
             if padding is not None and padding.shape == ids.shape:
                 ids = ids.masked_fill(padding, -1)
-            return Documents(position, ids, facts.names[told_position])
+            return Documents(position, ids, facts.names[told_position], told_position, offsets)
     return None
 
 

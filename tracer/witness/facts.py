@@ -17,6 +17,7 @@ from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 from .documents import Documents, find_documents
 
 LOCKSTEP_ROWS = 2  # rows whose bound moves on by one key, in a mask that follows the query
+GUESSED = "runs of token 0"  # padding read from the ids alone (evidence.padding's weakest reading)
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Facts:
     aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
     image_padding: ImagePadding | None = None
     documents: Documents | None = None
+    guessed_padding: frozenset[str] = frozenset()  # sequences whose padding is only a guess (runs of token 0)
 
     def aligned_roots(self, sequence: str) -> frozenset[int]:
         return self.aligned.get(self.sequence_roots[sequence], frozenset())
@@ -137,6 +139,8 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
         described = told.startswith(("the mask input", "the lengths", "the negative ids")) or any(
             mask is not None and describes(mask, padding.pad) for mask in masks)
         facts.padding[sequence] = (padding.pad, described)
+        if told.startswith(GUESSED):
+            facts.guessed_padding |= {sequence}
         row = _pad_row(analysis, positions, padding.pad)
         if row is not None:
             facts.pad_rows[sequence] = row

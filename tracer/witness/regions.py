@@ -60,7 +60,7 @@ def protected_cells(table: AxisTable, axes: tuple[int, ...], shape: tuple[int, .
         return None
     per_dim = []
     for axis, size in zip(axes, shape):
-        found = _coordinates(table, axis, size, region, output, 0)
+        found = coordinates(table, axis, size, region, output, 0)
         if found is None and not loose:
             return None
         per_dim.append(found or [])
@@ -156,8 +156,8 @@ def _all(cells: list[torch.Tensor], rank: int) -> torch.Tensor:
     return result
 
 
-def _coordinates(table: AxisTable, axis: int, size: int, region: Region, output: bool,
-                 depth: int) -> Coordinates | None:
+def coordinates(table: AxisTable, axis: int, size: int, region: Region, output: bool = False,
+                depth: int = 0) -> Coordinates | None:
     """What one dim says about batch and position, [] when nothing, None when it cannot be told."""
     record = table.get(axis)
     if size == 1 or record.kind == "one":
@@ -244,7 +244,7 @@ def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Reg
     stride = size
     for part, part_size in zip(parts, sizes):
         stride //= part_size
-        inner = _coordinates(table, part, part_size, region, output, depth + 1)
+        inner = coordinates(table, part, part_size, region, output, depth + 1)
         if inner is None:
             return None
         where = (index // stride) % part_size

@@ -20,6 +20,8 @@ HARMS: dict[str, tuple[str, ...]] = {
     "causal": ("causal-leak", "causal-diagonal"),
     "padding": ("mask-polarity", "mask-axis", "padding-leak", "fully-masked-row"),
     "documents": ("batch-leak", "mask-axis", "mask-polarity"),
+    "alone-padding": ("padding-leak", "mask-polarity", "mask-axis", "positional-axis"),
+    "alone-documents": ("batch-leak", "mask-axis", "positional-axis"),
     "batch": ("batch-leak", "softmax-axis", "layernorm-axis", "head-split", "head-merge", "mask-axis",
               "positional-axis", "axis-mismatch"),
     "repeat": ("dropout-eval", "nondeterministic"),
@@ -32,13 +34,17 @@ MIXING = frozenset({
 })
 STRICT = ("repeat",)  # randomness has no other cause: only these codes explain it, whatever sits on the line
 OWN_CODE = {"causal": "causal-leak", "padding": "padding-leak", "batch": "batch-leak", "documents": "batch-leak",
-            "repeat": "nondeterministic"}  # a packed document is a sample of its own
+            "repeat": "nondeterministic", "alone-padding": "padding-leak",
+            "alone-documents": "batch-leak"}  # a packed document is a sample of its own
 MESSAGES = {
     "causal": "outputs at or before a position move when only later tokens change: {where}",
     "padding": "outputs at real positions (or pooled over them) move when only the content of padded positions "
                "changes: {where}",
     "batch": "one sample's outputs move when only another sample's inputs change: {where}",
     "documents": "one packed document's values move when only another document's content changes: {where}",
+    "alone-padding": "a sample's outputs at its real positions differ from those of the sample run alone without its "
+                     "padding: {where}",
+    "alone-documents": "a packed document's outputs differ from those of the document run alone: {where}",
     "repeat": "two eval-mode passes on the same inputs give different outputs: {where}",
 }
 MASK_WHERE = {
@@ -46,6 +52,8 @@ MASK_WHERE = {
     "padding": "this mask does not hide the padded keys from the real queries",
     "batch": "this mask mixes the samples",
     "documents": "this mask does not keep the packed documents apart",
+    "alone-padding": "this mask lets the padding reach the sample's real positions",
+    "alone-documents": "this mask does not keep the packed documents apart",
     "repeat": "this mask differs between passes",
 }
 
@@ -103,14 +111,14 @@ def _places(analysis, localized: Localized) -> dict[tuple[str, int], int]:
 
 
 def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | None, aligned: bool) -> Finding:
-    from ..evidence.provenance import construction
+    from ..evidence.provenance import construction, library_call
 
     if localized is None:
         return Finding(OWN_CODE[kind], "error", MESSAGES[kind].format(where="the op where it happens could not be "
                        "told (the two runs did not run the same ops)"), "", 0, "", "", "", witness=witness)
     events = analysis.recording.events
     index, where = _culprit(analysis, kind, localized) if kind not in STRICT else (None, "")
-    code, related = OWN_CODE[kind], ()
+    code, related, hint = OWN_CODE[kind], (), ""
     if localized.mask_event is not None:
         index = localized.mask_event
         pooling = events[localized.event].op
@@ -122,6 +130,13 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         mixed = "samples" if kind == "batch" else "positions"
         where = (f"the change gets in at this {events[index].op}, which mixes {mixed} into values whose axes "
                  f"attnscope cannot place, and first shows at the {reached.op} on line {reached.line}")
+    elif index is None and kind.startswith("alone") and makes_positions(analysis, localized.event):
+        index, code = localized.event, "positional-axis"
+        where = ("these positions are counted along the whole row, not from the sample's own first position: "
+                 "they depend on the padding (or the documents) in front of it")
+        related = library_call(analysis, index)
+        hint = ("number each sample's positions from its own first token (left padding: "
+                "position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0); packed documents: restart at each one)")
     elif index is None and kind == "padding" and (hiding := _masked_after(analysis, localized.event)) is not None:
         index, code = hiding, "mask-after-softmax"
         where = (f"the padding is hidden only after the {events[localized.event].op} has normalized over it: "
@@ -137,9 +152,16 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     event = events[index]
     return Finding(
         code, "error", MESSAGES[kind].format(where=where), event.file, event.line, event.module, event.op,
-        analysis.node_ids[index] if aligned else "", event=index if aligned else None, related=related,
+        analysis.node_ids[index] if aligned else "", hint=hint, event=index if aligned else None, related=related,
         witness=witness,
     )
+
+
+def makes_positions(analysis, index: int) -> bool:
+    """An op that makes position indices or a position table (`arange`, an embedding of positions)."""
+    event, table = analysis.recording.events[index], analysis.table
+    return event.op == "arange" or any(table.get(axis).kind == "pos"
+                                       for meta in event.outputs for axis in analysis.axes_of(meta))
 
 
 NORMALIZING = frozenset({"softmax", "log_softmax"})
