@@ -10,8 +10,9 @@ codes also acceptable and codes that may follow as consequences, and how the lab
 The entries are checked through the cohort runner (`attnscope check --json --jobs N`), as a
 teaching assistant would check a folder, and each gets an outcome:
 
-- `found`: an error or warning with an expected (or also acceptable) code at the line, or
-  with a note at it; `found-elsewhere`: the right code at another line; `missed`: none;
+- `found`: an error or warning with an expected (or also acceptable) code at the line (any line
+  of its statement: a call written over several lines is one place), or with a note at it;
+  `found-elsewhere`: the right code at another line; `missed`: none;
 - `clean`: a correct file with no error and no warning; `false-alarm`: one with either;
 - `failed`: the target could not be checked.
 
@@ -24,6 +25,7 @@ writes today's outcomes into the manifests. A set's `first_run` figures are writ
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import subprocess
@@ -45,8 +47,24 @@ class Scored:
     detail: str
 
 
-def score(entry: dict[str, Any], result: dict[str, Any]) -> tuple[str, str]:
-    """The outcome of one entry's result object, with what decided it."""
+def statement_lines(path: Path, line: int) -> set[int]:
+    """Every line of the simple statement that holds `line` (a call written over several lines is
+    one place to a user: `F.scaled_dot_product_attention(` over `dropout_p=...`), else {line}."""
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError):
+        return {line}
+    spans = [(node.lineno, node.end_lineno) for node in ast.walk(tree)
+             if isinstance(node, ast.stmt) and not hasattr(node, "body") and node.lineno <= line <= (node.end_lineno or 0)]
+    if not spans:
+        return {line}
+    first, last = min(spans, key=lambda span: span[1] - span[0])
+    return set(range(first, last + 1))
+
+
+def score(entry: dict[str, Any], result: dict[str, Any], path: Path | None = None) -> tuple[str, str]:
+    """The outcome of one entry's result object, with what decided it. `path`: the model file, whose
+    statements make a manifest line stand for every line of its statement."""
     if "error" in result:
         return "failed", result["error"]
     findings = [f for f in result.get("findings", ()) if f["severity"] in SERIOUS]
@@ -57,6 +75,8 @@ def score(entry: dict[str, Any], result: dict[str, Any]) -> tuple[str, str]:
         return "clean", ""
     acceptable = expected | set(entry.get("also_ok_codes", ()))
     lines = {entry.get("line"), *entry.get("also_lines", ())} - {None}
+    if path is not None:
+        lines = {place for line in lines for place in statement_lines(path, line)}
     right = [f for f in findings if f["code"] in acceptable]
     for finding in right:
         places = [finding.get("line")] + [place.get("line") for place in finding.get("related", ())]
@@ -80,7 +100,7 @@ def check_set(folder: Path, jobs: int, witness: str = "on") -> tuple[list[Scored
     scored = []
     for name, target in zip(names, targets):
         result = by_target.get(target, {"target": target, "error": "no result"})
-        outcome, detail = score(manifest["files"][name], result)
+        outcome, detail = score(manifest["files"][name], result, folder / name)
         scored.append(Scored(name, outcome, detail))
     return scored, elapsed
 

@@ -56,3 +56,20 @@ def test_a_false_alarm_counts_against_a_correct_file(tmp_path: Path) -> None:
     manifest.write_text(json.dumps(data))
     done = _run("--corpus", str(corpus), "--jobs", "1")
     assert done.returncode == 1 and "ok_static_kv_cache.py: false-alarm -> clean" in done.stdout
+
+
+def test_a_finding_on_any_line_of_the_labelled_statement_is_at_the_line(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from accuracy import score
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    model = tmp_path / "m.py"
+    model.write_text("import torch\n\ny = torch.nn.functional.scaled_dot_product_attention(\n    q, k, v,\n"
+                     "    dropout_p=0.1)\nz = y + 1\n")
+    entry = {"expected": ["dropout-eval"], "line": 5}
+    at_call = {"findings": [{"code": "dropout-eval", "severity": "error", "line": 3}]}
+    assert score(entry, at_call, model)[0] == "found"  # the call spans lines 3-5
+    assert score(entry, at_call)[0] == "found-elsewhere"  # without the file: the line alone
+    elsewhere = {"findings": [{"code": "dropout-eval", "severity": "error", "line": 6}]}
+    assert score(entry, elsewhere, model)[0] == "found-elsewhere"

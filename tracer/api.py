@@ -30,14 +30,16 @@ def run_check(
     layout: str | None = None,
     target: str = "",
     witness: bool = True,
+    input_origins: dict[int, tuple[tuple[str, int], ...]] | None = None,
     **trace_options: Any,
 ) -> tuple[Report, Trace]:
     """Run `model(*args, **kwargs)` once under tracing; a forward that raises becomes a finding.
 
     A compiled model (`torch.compile`) is traced as its original module, eagerly, with a
     note. `layout` None lets the evidence decide how the inputs are read; `witness` runs the
-    model again to prove or refute what the checks found (`tracer.witness`); `trace_options`
-    go to `Trace` (e.g. `value_budget_bytes`).
+    model again to prove or refute what the checks found (`tracer.witness`); `input_origins`:
+    the user's lines that built each input, by position (`tracer.origins`, read while a target's
+    build ran); `trace_options` go to `Trace` (e.g. `value_budget_bytes`).
     """
     notes: list[str] = []
     model = unwrap(model, notes)
@@ -52,10 +54,22 @@ def run_check(
                 outputs = named_outputs(result) if witness else None
             except Exception:  # reported as a shape-error (or other) finding from the recording
                 pass
+            _name_origins(recorded.recording, input_origins or {})
             if witness:
                 _witness(model, before, recorded, outputs)
         recorded.recording.notes.extend(note for note in notes if note not in recorded.recording.notes)
         return report_of(recorded, target), recorded
+
+
+def _name_origins(recording, origins: dict[int, tuple[tuple[str, int], ...]]) -> None:
+    """Each input's building lines under its name in the recording, before anything reads it."""
+    root = next((call for call in recording.module_calls if call.parent is None), None)
+    if root is None:
+        return
+    for position, meta in enumerate(root.inputs):
+        source = recording.sources.get(meta.vid)
+        if position in origins and source is not None and origins[position]:
+            recording.input_origins[source.name] = [list(place) for place in origins[position]]
 
 
 @contextmanager

@@ -139,6 +139,8 @@ class Recording:
     # vids whose values the checks read but were not kept (value budget): the analysis says
     # which checks that limited
     dropped: list[int] = field(default_factory=list)
+    # input name -> [file, line] of the user's lines in build() that made it, nearest first (`tracer.origins`)
+    input_origins: dict[str, list[list[Any]]] = field(default_factory=dict)
 
     def stats_of(self, vid: int) -> ValueStats | None:
         """Statistics of a value: recorded with its op, or computed (once) from its kept copy."""

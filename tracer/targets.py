@@ -393,6 +393,17 @@ def _load(spec: str) -> Workload:
     raise TargetError(f"{spec}: a saved recording is read, not built (expected {TARGET_FORMS})")
 
 
+def _built(spec: str) -> Workload:
+    """The workload, with the user's lines that made each input tensor (`tracer.origins`) among its
+    options, so a finding on an input built by a helper of `build()` can name that helper's line."""
+    from .origins import Origins
+
+    with Origins() as origins:
+        workload = _load(spec)
+    found = origins.of_inputs(workload.args, workload.kwargs)
+    return replace(workload, options={**workload.options, "input_origins": found}) if found else workload
+
+
 META_FAILURE = re.compile(r"meta tensor|'meta'|\bMeta\b|device=meta|no values? on the meta device")
 META_HINT = (
     "this build cannot run on the meta device, where tensors have no values and no storage "
@@ -407,12 +418,12 @@ def load_target(spec: str, device: str | None = None) -> Workload:
     moved there, so on "meta" no weight is ever allocated.
     """
     if device is None:
-        return _load(spec)
+        return _built(spec)
     import torch
 
     try:
         with torch.device(device):
-            workload = _load(spec)
+            workload = _built(spec)
     except TargetError as problem:
         if device == "meta" and META_FAILURE.search(str(problem).partition(" raised ")[2]):
             raise type(problem)(f"{problem}; {META_HINT}", problem.place) from None

@@ -2,7 +2,8 @@
 
 Flattening (B, T, d) to one sequence of B·T tokens is how packed training saves padding, but
 then the attention must keep each token inside its own document. Without that mask, sample
-0's outputs read sample 1's tokens. Fix: mask keys of other documents,
+0's outputs read sample 1's tokens: the fold made them one sequence. Fix: keep the samples apart
+(attend over (B, T, C) as it is), or mask keys of other documents,
 `doc = torch.arange(B).repeat_interleave(T)` and `scores.masked_fill(doc[:, None] != doc[None, :], -inf)`.
 """
 
@@ -23,10 +24,10 @@ class PackedAttention(nn.Module):
 
     def forward(self, x):
         B, T, C = x.shape
-        packed = x.reshape(1, B * T, C)
+        packed = x.reshape(1, B * T, C)  # BUG: batch-leak
         q, k, v = self.qkv(packed).chunk(3, dim=-1)
         scores = q @ k.transpose(-2, -1) / math.sqrt(C)
-        y = F.softmax(scores, dim=-1) @ v  # BUG: batch-leak
+        y = F.softmax(scores, dim=-1) @ v
         return self.out(y).reshape(B, T, C)
 
 

@@ -307,9 +307,9 @@ def test_cross_attention_reads_the_encoder_memory() -> None:
 def test_on_correct_models_every_attention_softmax_works_over_a_key_axis() -> None:
     """The graph's roles agree with the checks: docs/graph.md's query flags no correct zoo model. A block
     with no table of queries against keys (additive attention of one decoder state over the encoder's
-    states) normalizes over the sequence its values are summed over, which has no key copy to name. Weights a
-    layer predicts (deformable attention's sampling points) met no keys at all: their axis, the layer's own, is
-    the one the values are summed over."""
+    states) normalizes over the sequence its values are summed over, which has no key copy to name. Where no key
+    axis can be named (weights a layer predicts over deformable attention's points; Linformer's keys projected
+    along the positions) the axis normalized is the one the values are summed over."""
     from models.zoo import catalogue
     from support import check_entry
 
@@ -324,8 +324,8 @@ def test_on_correct_models_every_attention_softmax_works_over_a_key_axis() -> No
             if block is None:
                 continue
             allowed = {"key"} if block.query_axis is not None else {"key", "sequence"}
-            if block.product_event is None and not any(role in allowed for _, role in data["over"]):
-                table = trace.analysis.table  # predicted weights: the axis normalized is the one summed over
+            if not any(role in allowed for _, role in data["over"]):
+                table = trace.analysis.table  # no key to name: the axis normalized is the one summed over
                 assert table.find(block.normalized_axis) in {table.find(a) for a in block.contracted_axes}, name
                 continue
             assert any(role in allowed for _, role in data["over"]), (name, node, data["over"])

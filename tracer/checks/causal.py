@@ -18,7 +18,7 @@ from typing import Iterator
 import torch
 
 from ..blocks import MaskUse
-from ..evidence.provenance import construction, triangle_call
+from ..evidence.provenance import built_before, construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
 from .patterns import BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of
@@ -155,10 +155,12 @@ def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) 
     if part is None:
         return CausalAdvice(_generic_hint(offset), (), where)
     related = construction(analysis, part.vid, "causal mask built here", use.event)
-    found = _triangle(analysis, part, related)
+    found = _triangle(analysis, part, related + _inputs_built(analysis, part.vid))
+    if found is not None and found[3] is not None and found[3] not in related:
+        related = (found[3], *related[:1])  # the triangle, made by build()'s helper, first
     if found is None or pattern.placement is None:
         return CausalAdvice(_generic_hint(offset), related, where)
-    op, diagonal, vid = found
+    op, diagonal, vid, _ = found
     kept = analysis.recording.values.get(vid)
     drawn = pattern.placement.canonical(kept) if kept is not None else None
     marks_hidden = _marks_hidden(drawn, pattern.hidden) if drawn is not None else None
@@ -178,18 +180,36 @@ def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) 
     return CausalAdvice(hint, related, where)
 
 
-def _triangle(analysis, part, related) -> tuple[str, int | None, int] | None:
-    """(tril or triu, its diagonal, the value it made) behind a causal part: a recorded op, or a call
-    on the line that built a buffer in `__init__` (then the value is the buffer as the forward read it)."""
+def _triangle(analysis, part, related) -> tuple[str, int | None, int, object] | None:
+    """(tril or triu, its diagonal, the value it made, the note of its line) behind a causal part: a
+    recorded op, or a call on a line that built a buffer in `__init__` or an input in `build()` (then
+    the value is the buffer or input as the forward read it)."""
     events = analysis.recording.events
     for index in part.events:
         if events[index].op in ("tril", "triu"):
-            return events[index].op, events[index].arg(1, "diagonal", 0), events[index].outputs[0].vid
+            return events[index].op, events[index].arg(1, "diagonal", 0), events[index].outputs[0].vid, None
     for place in related:
         written = triangle_call(place.file, place.line)
         if written is not None and part.events:
-            return written[0], written[1], events[part.events[-1]].outputs[0].vid
+            return written[0], written[1], events[part.events[-1]].outputs[0].vid, place
     return None
+
+
+def _inputs_built(analysis, vid: int) -> tuple:
+    """Every line build() made the inputs behind a value with (`tracer.origins`), for a triangle there."""
+    flow, todo, seen, found = analysis.flow, [vid], set(), []
+    while todo and len(seen) < 64:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        source = analysis.recording.sources.get(current)
+        if source is not None and source.kind == "input":
+            found.extend(built_before(analysis, source, every=True))
+        made = flow.made_by(current)
+        if made is not None:
+            todo.extend(meta.vid for meta in made.inputs)
+    return tuple(found)
 
 
 def _generic_hint(offset: int) -> str:

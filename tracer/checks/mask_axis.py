@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..evidence.provenance import construction
+from ..evidence.provenance import construction, laid_out
 from ..findings import Finding
 from .base import Check
 from .mask_parts import mask_parts
@@ -75,11 +75,14 @@ class MaskAxis(Check):
                 hint=HINT, related=built,
             )
         if pattern.varies_along(QUERY) and not pattern.varies_along(KEY):
+            related = () if use.mask is None else _notes(
+                laid_out(analysis, use.mask.vid, "the mask laid along the query axis here", use.event),
+                construction(analysis, use.mask.vid, "mask built here", use.event))
             return self.at(
                 analysis, use.event,
                 "the mask varies over the query axis but not over the key axis: it hides whole query "
                 "rows instead of padding keys, and every query still reads the padding",
-                hint=HINT, related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
+                hint=HINT, related=related,
             )
         return None
 
@@ -105,6 +108,12 @@ class MaskAxis(Check):
             hint=hint,
             related=construction(analysis, use.mask.vid, "mask built here", use.event) if use.mask else (),
         )
+
+
+def _notes(first: tuple, then: tuple) -> tuple:
+    """`first`'s notes, then `then`'s at other lines."""
+    places = {(note.file, note.line) for note in first}
+    return first + tuple(note for note in then if (note.file, note.line) not in places)
 
 
 def _padding_like(analysis, part) -> bool:

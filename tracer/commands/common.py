@@ -119,7 +119,8 @@ def trace_target(
     with torch.device(device) if device is not None else nullcontext():
         report, recorded = run_check(
             workload.model, workload.args, workload.kwargs,
-            layout=layout or workload.options.get("layout"), target=spec, witness=witness, **options,
+            layout=layout or workload.options.get("layout"), target=spec, witness=witness,
+            input_origins=workload.options.get("input_origins"), **options,
         )
     if not notes:
         return report, recorded

@@ -88,10 +88,12 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         event = analysis.flow.made_by(current) if analysis.flow is not None else None
         if event is None:
             source = analysis.recording.sources.get(current)
-            for site in registration(analysis, source.kind, source.name) if source is not None else ():
+            sites = () if source is None else (built_before(analysis, source) if source.kind == "input"
+                                               else registration(analysis, source.kind, source.name))
+            for site in sites:  # build()'s lines for an input come after the forward's own
                 if (site.file, site.line) not in seen:
                     seen.add((site.file, site.line))
-                    found.append((False, len(found), site))
+                    found.append((source.kind == "input", len(found), site))
             continue
         place = (event.file, event.line)
         if event.file and place not in seen:
@@ -106,6 +108,32 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
     # the user's own conversion (`attention_mask=padding_mask.long()`) before an installed library's lines
     ordered = sorted(found, key=lambda item: (item[0], installed(item[2].file), item[1]))
     return tuple(place for *_, place in ordered[:limit])
+
+
+def laid_out(analysis: "Analysis", vid: int, role: str, used_at: int | None = None) -> tuple[Related, ...]:
+    """The user line that gave a value its broadcast dims (`mask[:, None, :, None]`, an `unsqueeze`,
+    a `view` to more dims), walking back through reshapes and conversions: where a mask was laid
+    along the axes it meets, which is what a mask-axis mistake gets wrong."""
+    flow, frontier, seen = analysis.flow, [vid], set()
+    while frontier and len(seen) < WALK and flow is not None:
+        current = frontier.pop(0)
+        event = flow.made_by(current)
+        if current in seen or event is None or not event.inputs or not event.outputs:
+            seen.add(current)
+            continue
+        seen.add(current)
+        if event.op in CARRIERS and len(event.outputs[0].shape) > len(event.inputs[0].shape) and event.file and \
+                not installed(event.file) and event.index != used_at:
+            return (_place(event.file, event.line, role),)
+        frontier.extend(meta.vid for meta in event.inputs)
+    return ()
+
+
+def built_before(analysis: "Analysis", source, every: bool = False) -> list[Related]:
+    """Where the user's build() made an input (`tracer.origins`): a mask from a helper it called. The
+    nearest lines (`every`: all the lines kept, for a check that looks for one call among them)."""
+    lines = analysis.recording.input_origins.get(source.name, ())
+    return [_place(file, line, f"the input {source.name!r} built here") for file, line in lines[:None if every else 2]]
 
 
 def installed(filename: str) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from torch import nn
+
 from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
 from ..findings import Finding, Witness
 from .localize import VIEW_DEPTH, Localized
@@ -150,11 +152,25 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     elif (found := mask_use_at(analysis, index)) is not None and found[1].mask is not None:
         related = construction(analysis, found[1].mask.vid, "mask built here", index)
     event = events[index]
+    if not related and event.module:  # an op of a library module (nn.BatchNorm1d): its arguments may be the mistake
+        related = _library_module_made(analysis, event.module)
     return Finding(
         code, "error", MESSAGES[kind].format(where=where), event.file, event.line, event.module, event.op,
         analysis.node_ids[index] if aligned else "", hint=hint, event=index if aligned else None, related=related,
         witness=witness,
     )
+
+
+def _library_module_made(analysis, path: str) -> tuple:
+    """Where a module of torch's own (`self.bn = nn.BatchNorm1d(d, track_running_stats=False)`) was made,
+    when the op ran inside it: the arguments given there decide what it computes."""
+    from ..evidence.provenance import module_definition
+
+    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == path), "")
+    module = getattr(nn, type_name, None)
+    if not isinstance(module, type):
+        return ()
+    return module_definition(analysis, path, f"the {type_name} made here (with the arguments it runs with)")
 
 
 def makes_positions(analysis, index: int) -> bool:
@@ -207,11 +223,35 @@ def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str
     block = _block_through(analysis, [localized.event, *localized.through])
     if block is None or not _weights_moved(block, localized):
         return None, ""
+    if kind == "batch" and (folded := _samples_folded_into_keys(analysis, block)) is not None:
+        return folded, (f"this {analysis.recording.events[folded].op} folds the samples into one sequence, and the "
+                        f"attention on line {analysis.recording.events[block.norm_event].line} runs over all of it")
     uses = [use for use in block.masks if not use.after]
     if uses:
         return uses[-1].event, MASK_WHERE[kind]
     return block.norm_event, f"the attention weights of this {analysis.recording.events[block.norm_event].op} " \
                              "already hold it, and no mask is applied before it"
+
+
+def _samples_folded_into_keys(analysis, block) -> int | None:
+    """The op that merged the batch into the sequence a block attends over (`x.reshape(1, B * T, d)`):
+    samples that read each other there were made one sequence by it."""
+    if block.key_axis is None:
+        return None
+    table = analysis.table
+    root = table.base_of(block.key_axis)
+    keys = table.axes[root]
+    if keys.kind != "merged" and not keys.parts or keys.origin is None:
+        return None
+    if not any(table.get(part).kind == "batch" for part in keys.parts):
+        return None
+    made = analysis.recording.events[keys.origin]
+    inputs, outputs = analysis.axes_of(made.inputs[0]), analysis.axes_of(made.outputs[0]) if made.outputs else ()
+    where_batch = [d for d, axis in enumerate(inputs) if table.get(axis).kind == "batch"]
+    where_merged = [d for d, axis in enumerate(outputs) if table.find(axis) == table.find(root)]
+    # windows folded into the batch where the batch was (MaxViT) are no fold into a sequence: whatever read
+    # them as one (a sequence-first layer) is where they were mixed
+    return keys.origin if where_batch and where_merged and where_batch[0] != where_merged[0] else None
 
 
 def _weights_moved(block, localized: Localized) -> bool:
