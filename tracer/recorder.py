@@ -31,6 +31,16 @@ from .source import raise_location, user_location
 from .valuebook import SAME_WHEN_UNCHANGED, ValueBook
 from .values import DEFAULT_BUDGET_BYTES, MASK_BUDGET_BYTES, ValueKeeper
 
+TRANSFORM_NOTE = ("ops run under a torch.func transform (vmap, grad, jacrev) are not recorded: the checks and "
+                  "witnesses do not see them; their results are read as inputs where they come out")
+_transform_level = torch._C._functorch.maybe_current_level
+NESTED_NOTE = ("ops on nested (jagged) tensors are not recorded: their sizes differ per sample, and the checks and "
+               "witnesses do not see them; what comes out of them as plain tensors is read as inputs")
+
+
+def _plain_tensors(tensors) -> list[Tensor]:
+    """The tensors the recording can describe: a nested (jagged) tensor has no plain shape."""
+    return [tensor for tensor in tensors if not tensor.is_nested]
 META_NOTE = "value checks skipped on the meta device"
 Tensor = torch.Tensor
 
@@ -168,7 +178,7 @@ class Recorder(TorchFunctionMode):
                 if parameter.kind is inspect.Parameter.VAR_KEYWORD and parameter.name in bound:
                     bound |= bound.pop(parameter.name)
         for name, value in bound.items():
-            found = list(tensors_in(value))
+            found = _plain_tensors(tensors_in(value))
             for position, tensor in enumerate(found):
                 if self.values.meta(tensor) is not None:
                     continue
@@ -188,7 +198,7 @@ class Recorder(TorchFunctionMode):
         return False
 
     def _enter_module(self, module: nn.Module, args: tuple) -> None:
-        if self._paused:
+        if self._paused or (self._stack and _transform_level() is not None):  # a module run under vmap: unseen
             return
         if not self._stack:
             if not self._is_new_pass(module):
@@ -224,7 +234,7 @@ class Recorder(TorchFunctionMode):
             "path": path,
             "parent": parent["index"] if parent else None,
             "first_event": len(self.recording.events),
-            "inputs": () if named_later else tuple(map(self._value_of, tensor_list(args))),
+            "inputs": () if named_later else tuple(map(self._value_of, _plain_tensors(tensor_list(args)))),
         })
         self._calls.append(None)
 
@@ -245,7 +255,7 @@ class Recorder(TorchFunctionMode):
 
     def _close_call(self, call: dict[str, Any], output: Any, raised: bool) -> None:
         self._stack.pop()
-        outputs = tuple(map(self._value_of, tensor_list(output)))
+        outputs = tuple(map(self._value_of, _plain_tensors(tensor_list(output))))
         module = call["module"]
         attributes = self._attributes.get(id(module))
         if attributes is None:
@@ -267,7 +277,7 @@ class Recorder(TorchFunctionMode):
             try:
                 with torch._C.DisableTorchFunction():
                     self._register_inputs(module, args, kwargs)
-                    self._stack[0]["inputs"] = tuple(map(self._value_of, tensors_in((args, kwargs))))
+                    self._stack[0]["inputs"] = tuple(map(self._value_of, _plain_tensors(tensors_in((args, kwargs)))))
             finally:
                 self._paused = False
 
@@ -276,6 +286,9 @@ class Recorder(TorchFunctionMode):
         if kwargs is None:
             kwargs = {}
         if self._paused or not self._stack:
+            return func(*args, **kwargs)
+        if _transform_level() is not None:  # inside torch.func.vmap / grad: values are batched per call,
+            self._note(TRANSFORM_NOTE)  # and reading them (statistics, copies) is data-dependent control flow
             return func(*args, **kwargs)
         known = _KNOWN.get(func)
         if known is None:
@@ -294,6 +307,9 @@ class Recorder(TorchFunctionMode):
         tensors: list[torch.Tensor] = []
         written_args = plain_args(args, tensors)
         written_kwargs = plain_kwargs(kwargs, tensors) if kwargs else {}
+        if any(tensor.is_nested for tensor in tensors):
+            self._note(NESTED_NOTE)
+            return func(*args, **kwargs)
         entries = self.values.entries
         inputs = []
         for tensor in tensors:  # `_value_of`, its common case inline
@@ -306,6 +322,9 @@ class Recorder(TorchFunctionMode):
         except Exception as error:
             self._record_failure(name, written_args, written_kwargs, inputs, error_text(error))
             raise
+        if isinstance(result, Tensor) and result.is_nested:
+            self._note(NESTED_NOTE)
+            return result
         if isinstance(result, Tensor):
             metas, stats = self.values.output(result, op, inputs, tensors,
                                               version is not None and tensors[0]._version == version)

@@ -21,7 +21,8 @@ from ..blocks import MaskUse
 from ..evidence.provenance import built_before, construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
-from .patterns import BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of
+from .patterns import (BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of,
+                       undirected)
 
 
 @dataclass
@@ -90,14 +91,11 @@ def _predicts_its_tokens(analysis) -> bool:
 
 
 def _undirected(visible: torch.Tensor, real_queries: torch.Tensor, offset: int) -> bool:
-    """Whether every real position that sees another is seen by it in turn (a graph's adjacency, a
-    bidirectional local window): such a mask has no direction, so it is no causal mask at all."""
+    """Whether the mask has no direction (`patterns.undirected`): then it is no causal mask at all."""
     size_q, size_k = visible.shape[-2:]
     if offset != 0 or size_q != size_k:
         return False
-    real = real_queries & visible.any(-2)  # (batch, rest, T): real queries at keys someone may read
-    mutual = visible & real[..., :, None] & real[..., None, :]
-    return bool((mutual == mutual.transpose(-1, -2)).all())
+    return undirected(visible, real_queries)
 
 
 def _lockstep(bound: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:

@@ -254,3 +254,17 @@ def _end_run(unread: torch.Tensor) -> torch.Tensor:
     leading = unread.int().cumprod(-1).bool()
     use_trailing = trailing.any(-1, keepdim=True)
     return torch.where(use_trailing, trailing, leading) & ~unread.all(-1, keepdim=True)
+
+
+def undirected(visible: torch.Tensor, real: torch.Tensor) -> bool:
+    """Whether a square (..., T, T) visibility mask has no direction among the `real` (..., T)
+    positions: every one that sees another is seen by it in turn (a graph's adjacency, a
+    bidirectional window). Global keys, seen by every real query (Longformer's global tokens, a
+    sink), are left out with their own rows: they make any mask lopsided, whatever its direction."""
+    real = real & visible.any(-2)
+    seen_by_all = (visible | ~real[..., :, None]).all(-2) & real
+    kept = real & ~seen_by_all
+    if not bool(kept.any()):
+        kept = real  # every key is global: judge the whole mask
+    mutual = visible & kept[..., :, None] & kept[..., None, :]
+    return bool((mutual == mutual.transpose(-1, -2)).all())

@@ -381,6 +381,8 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
     window: not a symmetric one) after a prefix of alike rows (a prefix LM's, whatever they see),
     the last row of that prefix, the longest over the samples (0 when it has none); None for any
     other mask."""
+    from ..checks.patterns import undirected
+
     prefixes = []
     for table in visible.reshape(-1, *visible.shape[-2:]):
         seen = table.any(-1)
@@ -398,7 +400,7 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
                    for bound in (last, first)]
         square = table.shape[-1] == table.shape[-2]
         real = seen & table.any(0) if square else seen  # padding: keys nobody reads, and their own rows
-        if not any(follows) or (square and bool((table[real][:, real] == table[real][:, real].t()).all())):
+        if not any(follows) or (square and undirected(table, real)):
             continue
         same = (table == table[0]).all(-1)
         prefixes.append(max(int(same.int().cumprod(0).sum()) - 1, 0))
