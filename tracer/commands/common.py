@@ -75,11 +75,12 @@ def parse_size(text: str) -> int:
 
 
 def positive_size(text: str) -> int:
-    """`parse_size`, refusing 0: a limit of no bytes would fail every target (leave the option out for none)."""
+    """`parse_size`, refusing 0: no bytes at all would fail every target (`--max-memory`) or every value check
+    (`--value-budget`), and 0 is no way to say "no limit" (leaving the option out is)."""
     size = parse_size(text)
     if size <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is no memory at all: give a size such as 2G, or leave the "
-                                         "option out for no limit")
+        raise argparse.ArgumentTypeError(f"{text!r} is no memory at all: give a size such as 2G (without the "
+                                         "option: its default, for --max-memory no limit)")
     return size
 
 
