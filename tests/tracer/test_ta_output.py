@@ -152,10 +152,13 @@ def test_a_forward_that_raised_before_its_attention_gets_no_such_note(tmp_path: 
     assert NO_ATTENTION not in result.get("notes", [])  # the shape-error says why it met none
 
 
-def test_the_report_counts_them_too(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+def test_the_report_counts_them_too(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short targets: each row of the table on one line
+    write(tmp_path, "linear.py", LINEAR)
+    write(tmp_path, "attention.py", ATTENTION)
     results = tmp_path / "results.jsonl"
-    run(capfd, "check", "--results", str(results), write(tmp_path, "linear.py", LINEAR),
-        write(tmp_path, "attention.py", ATTENTION))
+    run(capfd, "check", "--results", str(results), "linear.py:build", "attention.py:build")
     status, out, _ = run(capfd, "report", str(results))
     assert status == 0 and out.splitlines()[0] == "2 submissions: 2 clean (1 with no attention block)"
     row = next(line for line in out.splitlines() if "linear.py:build" in line)
