@@ -8,6 +8,15 @@ and `$ echo $?` followed by a number asserts the previous command's exit status.
 one, a command must exit 0 or 1 (1: `check` found an error, as documented). No command may
 print a traceback, unless the document shows one under it (`run` shows the script's own).
 
+In a `console` block, the output shown under a command must be what it prints (standard
+output and error together, as a terminal shows them): line by line, where `...` inside a
+line stands for any text and a line of `...` alone for any number of lines, so a page may
+shorten what it shows but never show what the tool no longer prints (`.../file.py` is the
+file in any folder). A command shown
+without output is not compared; progress lines (`[3/5] target: verdict`, a bar on a
+terminal, which leaves no trace) are left out of what is compared, and a file inside the
+repository is named as from its root, where the page's reader runs the command.
+
 A document's blocks run in order in one scratch folder whose entries link to the
 repository's (so `tests/fixtures/...` and `zoo:` targets resolve, and files a command
 writes stay in the scratch folder), with the virtualenv's `attnscope` first on PATH.
@@ -79,6 +88,36 @@ def marked_commands(path: Path) -> list[Command]:
     return commands
 
 
+PROGRESS = re.compile(r"^\[\d+/\d+\] ")
+ANY_LINES = "..."
+
+
+def shown_pattern(shown: str) -> re.Pattern[str]:
+    """The output a document shows as a pattern: `...` in a line is any text, a line of `...` any lines."""
+    parts = []
+    for line in shown.rstrip("\n").split("\n"):
+        if line.strip() == ANY_LINES:
+            parts.append(r"(?:[^\n]*\n)*?")
+        else:
+            pieces = line.rstrip().split(ANY_LINES)
+            pattern = re.escape(pieces[0])
+            for piece in pieces[1:]:  # `.../file.py`: the file in any folder, or as named from the root
+                pattern += r"(?:.*?/)?" + re.escape(piece[1:]) if piece.startswith("/") else ".*?" + re.escape(piece)
+            parts.append(pattern + r"\n")
+    return re.compile("".join(parts))
+
+
+def printed(output: str) -> str:
+    """What a command printed, as compared: trailing spaces and blank lines and progress lines left out."""
+    lines = [line.rstrip() for line in output.split("\n") if not PROGRESS.match(line)]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def shows(shown: str, output: str) -> bool:
+    """Whether `output` is what the document shows as `shown`."""
+    return shown_pattern(shown).fullmatch(printed(output)) is not None
+
+
 def documents() -> list[Path]:
     return [path for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))] if marked_commands(path)]
 
@@ -91,6 +130,17 @@ def scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_shown_output_is_matched_line_by_line_with_ellipses() -> None:
+    shown = "a.py:3: error[x]: the scores ...\n...\na.py: 1 error ...\n"
+    assert shows(shown, "a.py:3: error[x]: the scores are wrong\n 3 | code\n   | ^~~\n\na.py: 1 error (5 ops)\n")
+    assert shows(shown, "[1/2] progress\na.py:3: error[x]: the scores are wrong\na.py: 1 error (5 ops)\n\n")
+    assert not shows(shown, "a.py:3: error[x]: the scores\nnote: something new\n")  # the summary line is gone
+    assert not shows("x: note: one\nx: no findings\n", "x: note: one\nx: note: two\nx: no findings\n")
+    assert shows('"file": ".../subs/erin.py"\n', '"file": "subs/erin.py"\n')
+    assert shows('"file": ".../subs/erin.py"\n', '"file": "/home/ta/attnscope/subs/erin.py"\n')
+    assert not shows('"file": ".../subs/erin.py"\n', '"file": "/home/ta/attnscope/subs/bob.py"\n')
+
+
 def test_the_marker_finds_the_readmes_commands() -> None:
     commands = marked_commands(ROOT / "README.md")
     assert len(commands) >= 8
@@ -100,14 +150,19 @@ def test_the_marker_finds_the_readmes_commands() -> None:
 @pytest.mark.parametrize("document", documents(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_the_documented_commands_run(document: Path, scratch: Path) -> None:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+           "PYTHONPATH": str(ROOT), "COLUMNS": "120", "PYTHONUNBUFFERED": "1"}  # unbuffered: a terminal's order
     env.pop("PYTEST_XDIST_WORKER", None)
     for command in marked_commands(document):
-        done = subprocess.run(["bash", "-c", command.text], cwd=scratch, env=env, capture_output=True, text=True,
-                              timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        done = subprocess.run(["bash", "-c", command.text], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
         where = f"{document.relative_to(ROOT)}:{command.line}: `{command.text}` exited {done.returncode}"
         allowed = (command.status,) if command.status is not None else (0, 1)
-        assert done.returncode in allowed, f"{where} (expected {allowed})\n{done.stderr[-3000:]}"
+        assert done.returncode in allowed, f"{where} (expected {allowed})\n{done.stdout[-3000:]}"
         shown_traceback = "Traceback (most recent call last)" in command.shown
-        assert "Traceback (most recent call last)" not in done.stderr or shown_traceback, \
-            f"{where} with a traceback\n{done.stderr[-3000:]}"
+        assert "Traceback (most recent call last)" not in done.stdout or shown_traceback, \
+            f"{where} with a traceback\n{done.stdout[-3000:]}"
+        # the scratch folder's entries are links: a file they lead to is named from the repository,
+        # where the page's reader runs the command
+        output = done.stdout.replace(f"{ROOT}{os.sep}", "")
+        if command.shown.strip() and not shows(command.shown, output):
+            pytest.fail(f"{where}: the page shows\n{command.shown}\nbut it printed\n{printed(output)}", pytrace=False)

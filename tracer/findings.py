@@ -137,6 +137,14 @@ class Report:
     summary: dict[str, Any]
     target: str = ""
     notes: list[str] = field(default_factory=list)
+    # what the text output calls a report checked without a target (`tracer.check(model, x)`): the
+    # model's class name; not in the JSON, whose "target" stays as given
+    name: str = field(default="", compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        """The name in front of the text output's notes and summary: the target, else `name`, else `(model)`."""
+        return self.target or self.name or "(model)"
 
     def counts(self) -> dict[str, int]:
         tally = Counter(f.severity for f in self.findings)

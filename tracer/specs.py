@@ -68,6 +68,8 @@ def file_problem(spec: Spec) -> str | None:
         what = "a notebook" if spec.kind == "notebook" else "a Python file"
         return f"{spec.text}: {spec.where} is a directory, not {what} (expected {TARGET_FORMS})"
     if not os.path.isfile(path):
+        if glob.has_magic(spec.where):  # `expand` left it as given: it matched nothing
+            return f"{spec.text}: the pattern {spec.where} matched no file"
         return f"{spec.text}: no such file {spec.where} (expected {TARGET_FORMS})"
     return None
 
@@ -84,14 +86,29 @@ def problem(text: str) -> str | None:
 def _not_a_target(text: str) -> str:
     if os.path.isdir(text):
         return _directory_hint(text)
+    if text.endswith(".py") and glob.has_magic(text):
+        return _pattern_hint(text)
     if text.endswith(".py") and os.path.isfile(text):
         found = buildable_names(text)
         if found:
             choices = " or ".join(f"{text}:{name}" for name in found[:3])
             return f"{text!r} is a file, not a target: name what to build in it, e.g. {choices}"
-        return (f"{text!r} is a file, not a target: it defines no function without arguments and no nn.Module "
-                f"with example_inputs() (expected {TARGET_FORMS})")
+        return (f"{text!r} is a file, not a target: name what builds the model in it, {text}:NAME, NAME being a "
+                "function without arguments that returns (model, args), or an nn.Module class with "
+                "example_inputs(); it defines neither yet")
+    if text.endswith(".py"):
+        return f"{text!r} is not a target: no such file {text} (expected {TARGET_FORMS})"
     return f"{text!r} is not a target (expected {TARGET_FORMS})"
+
+
+def _pattern_hint(pattern: str) -> str:
+    """`'subs/*.py'` without its NAME: the NAME the matching files define most, or that none matched."""
+    files = sorted(glob.glob(pattern))
+    if not files:
+        return f"{pattern!r}: the pattern matched no file"
+    names = [name for path in files[:20] for name in buildable_names(path)]
+    common = max(set(names), key=names.count) if names else "build"
+    return f"{pattern!r} is a pattern without a NAME: give what to build in each file, e.g. '{pattern}:{common}'"
 
 
 def _directory_hint(folder: str) -> str:

@@ -1,6 +1,7 @@
 """Regenerate docs/gallery/: diagrams of the reference models and of buggy zoo models.
 
-    .venv/bin/python docs/gallery/make_gallery.py
+    .venv/bin/python docs/gallery/make_gallery.py           # rewrite the SVGs, PNGs and README.md
+    .venv/bin/python docs/gallery/make_gallery.py --check   # exit 1 if an SVG or the index is out of date
 
 Every image is written by the same code path as `attnscope render`, so the gallery is
 also a smoke test of it. Output is deterministic: rerunning on an unchanged tree changes
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,21 +67,58 @@ def flags(options: dict) -> str:
     return " ".join(parts)
 
 
-def main() -> None:
+def make(folder: str, pngs: bool = True) -> list[tuple[str, str, str]]:
+    """Write every gallery SVG (and its PNG where asked) into `folder`; the index rows."""
     rows = []
     for stem, target, options, png, caption in GALLERY:
         start = time.perf_counter()
         with isolated():
             _, recorded = trace_target(f"zoo:{target}")
-        render_to_file(recorded, os.path.join(HERE, f"{stem}.svg"), **options)
-        if png:
-            render_to_file(recorded, os.path.join(HERE, f"{stem}.png"), **options)
+        render_to_file(recorded, os.path.join(folder, f"{stem}.svg"), **options)
+        if png and pngs:
+            render_to_file(recorded, os.path.join(folder, f"{stem}.png"), **options)
         command = f"attnscope render zoo:{target} -o {stem}.svg {flags(options)}".strip()
         rows.append((stem, command, caption))
-        print(f"{stem:<34} {time.perf_counter() - start:5.2f}s")
+        print(f"{stem:<34} {time.perf_counter() - start:5.2f}s", file=sys.stderr)
+    return rows
+
+
+def stale() -> list[str]:
+    """The gallery's files that differ from what the renderer draws today (SVGs and the index;
+    PNGs depend on the Graphviz build and its fonts, so they are not compared)."""
+    with tempfile.TemporaryDirectory() as fresh:
+        rows = make(fresh, pngs=False)
+        differ = []
+        for stem, *_ in rows:
+            with open(os.path.join(fresh, f"{stem}.svg"), "rb") as drawn:
+                now = drawn.read()
+            try:
+                with open(os.path.join(HERE, f"{stem}.svg"), "rb") as kept:
+                    same = kept.read() == now
+            except OSError:
+                same = False
+            if not same:
+                differ.append(f"{stem}.svg")
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as handle:
+        if handle.read() != index(rows):
+            differ.append("README.md")
+    return differ
+
+
+def main(argv: list[str]) -> int:
+    os.chdir(os.path.dirname(os.path.dirname(HERE)))  # file names in the drawings are relative to the repository
+    if "--check" in argv:
+        differ = stale()
+        if differ:
+            print(f"docs/gallery is out of date ({', '.join(differ)}): run .venv/bin/python docs/gallery/make_gallery.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    rows = make(HERE)
     with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8") as handle:
         handle.write(index(rows))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

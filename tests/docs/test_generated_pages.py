@@ -1,4 +1,4 @@
-"""Pages generated from the code stay true: the zoo table and the outputs shown in docs/checks.md."""
+"""Pages generated from the code stay true: the zoo table, the outputs shown in docs/checks.md, the gallery."""
 
 from __future__ import annotations
 
@@ -19,3 +19,11 @@ def test_checks_page_shows_what_attnscope_prints_today() -> None:
     checked = subprocess.run([sys.executable, "docs/make_check_outputs.py", "--check"], cwd=ROOT,
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_gallery_shows_what_attnscope_draws_today() -> None:
+    """Every gallery SVG byte for byte as its own command draws it now (a finding that became a
+    consequence left `causal_diagonal_triu_zero.svg` showing errors the tool no longer draws)."""
+    checked = subprocess.run([sys.executable, "docs/gallery/make_gallery.py", "--check"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr[-2000:]

@@ -66,7 +66,7 @@ def test_a_folder_of_submissions_gives_one_json_line_each(tmp_path: Path, capsys
 def test_a_pattern_that_matches_nothing_is_a_target_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", f"{tmp_path}/*.py:build", "--json"]) == 2
     (line,) = capsys.readouterr().out.splitlines()
-    assert "no such file" in json.loads(line)["error"]
+    assert f"the pattern {tmp_path}/*.py matched no file" in json.loads(line)["error"]
 
 
 # ----------------------------------------------------------------------------- the pytest fixture

@@ -167,7 +167,7 @@ ERROR_CASES = {
         "class Net(nn.Module):\n    def example_inputs(self):\n        return torch.ones(1)\n\ndef helper(x):\n    pass\n",
         "t.py", "e.g. t.py:Net",
     ),
-    "file-without-buildable": ("def helper(x):\n    pass\n", "t.py", "defines no function without arguments"),
+    "file-without-buildable": ("def helper(x):\n    pass\n", "t.py", "name what builds the model in it, t.py:NAME"),
     "directory": ("", ".", "is a directory, not a target: for each submission in it, give the pattern './*.py:build'"),
     "directory-as-file": ("", "./:build", "is a directory, not a Python file"),
 }

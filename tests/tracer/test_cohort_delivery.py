@@ -55,12 +55,14 @@ def test_text_output_keeps_every_target_in_order_and_ends_with_a_tally(
     verdicts = [line for line in lines if line.startswith(tuple(f"{t}: " for t in (clean, buggy, broken, exits)))]
     assert verdicts[0] == f"{clean}: no findings (8 ops, 1 attention block)"
     assert verdicts[1] == f"{buggy}: 1 error, 0 warnings (8 ops, 1 attention block)"
-    assert verdicts[2].startswith(f"{broken}: failed (target): ") and "\n" not in verdicts[2]
+    assert verdicts[2].startswith(f"{broken}: could not be loaded: importing ") and "SyntaxError" in verdicts[2]
+    assert "\n" not in verdicts[2] and "target" not in verdicts[2].removeprefix(broken)  # the JSON kind, not words
     assert verdicts[3:] == [f"{exits}: output (1 line):",
                             f"{exits}: failed (exit): calling build() raised SystemExit: no GPU"]
-    assert lines[-1] == "4 submissions: 1 clean, 1 with errors, 1 target, 1 exit"
+    assert lines[-1] == "4 submissions: 1 clean, 1 with errors, 1 could not be loaded, 1 exit"
     assert "attnscope: error" not in err  # each failure once, on stdout
     assert all(line.startswith("[") for line in err.splitlines())  # stderr: the progress lines only
+    assert any(line.endswith(f"] {broken}: could not be loaded") for line in err.splitlines())
 
 
 def test_json_output_keeps_its_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

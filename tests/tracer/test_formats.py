@@ -183,7 +183,11 @@ def test_report_tables_count_codes_and_list_submissions(results_file: Path, caps
     assert main(["report", str(results_file)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 submissions: ")
-    assert "1 with errors" in out and "1 clean" in out and "1 target" in out
+    tally = out.splitlines()[0]
+    assert "1 with errors" in tally and "1 clean" in tally and "1 could not be loaded" in tally
+    assert "target" not in tally  # the JSON kind, not the words a teaching assistant reads
+    row = next(line for line in out.splitlines() if "broken.py:build" in line)
+    assert "could not be" in row and "target" not in row  # nor in its verdict column
     assert "softmax-axis" in out and "buggy.py:build" in out and "SyntaxError" in out
 
 

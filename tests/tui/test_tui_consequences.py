@@ -69,7 +69,7 @@ async def test_choosing_a_consequence_jumps_to_its_op_and_names_its_cause(
         await pilot.pause()
         await pilot.press("down", "down", "enter")  # the cause, its empty rows, the NaN
         await pilot.pause()
-        assert app.screen.step == 18 and app.focused is app.screen.query_one(OpTimeline)
+        assert app.screen.step == 18 and app.focused is findings  # the list keeps the focus
         details = flat(app.screen.query_one(OpDetails).text())
         assert "consequence [nan] softmax turned an infinite input into NaN" in details
         assert "caused by error[mask-polarity] at mask_polarity_lengths.py:37 (#17): the mask hides" in details

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
+from rich.console import Console
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.app import ScopeApp
 from tui.screens.help import END, MORE, HelpScreen
+from tui.widgets.findings_list import MESSAGE_LINES, FindingPrompt, FindingsList
 from tui.widgets.op_details import OpDetails
 from tui.widgets.op_timeline import MODULE_MIN, PADDING, OpTimeline, fit_columns
 from tui.widgets.source_view import SourceView
@@ -116,3 +119,72 @@ async def test_help_scrolls_and_says_what_follows(scope_app: Callable[[str], Sco
         assert str(hint.render()) == END
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+def pane_lines(widget: Widget) -> list[str]:
+    """The text a pane draws now, one string per row of its content."""
+    return [widget.render_line(y).text.rstrip() for y in range(widget.scrollable_content_region.height)]
+
+
+def test_a_finding_label_too_wide_for_its_pane_breaks_before_the_code() -> None:
+    """The longest code, at the narrow pane's 20 columns: `warning` and `[layernorm-variance]` each keep
+    a line; the location and the message follow, every line within the width."""
+    prompt = FindingPrompt(("warning", "[layernorm-variance]"), "bold yellow", "#12 encoder.layers.0.norm1:40",
+                           "a hand-written layer norm uses the unbiased (d-1) variance " * 3)
+    console = Console(width=20, color_system=None)
+    with console.capture() as captured:
+        console.print(prompt)
+    lines = captured.get().rstrip("\n").split("\n")
+    assert lines[:2] == ["warning", "[layernorm-variance]"]
+    assert all(len(line) <= 20 for line in lines)
+    assert len(lines) == 3 + MESSAGE_LINES and lines[-1].endswith("…")  # the message cut, whole in the details
+    assert str(prompt).startswith("warning[layernorm-variance] #12 encoder.layers.0.norm1:40\n")
+    wide = Console(width=60, color_system=None)
+    with wide.capture() as captured:
+        wide.print(prompt)
+    assert captured.get().split("\n")[0] == "warning[layernorm-variance] #12 encoder.layers.0.norm1:40"
+
+
+async def test_findings_pane_never_splits_a_code_at_80x24(scope_app: Callable[[str], ScopeApp]) -> None:
+    app = scope_app("zoo:causal_diagonal_triu_zero")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        findings = app.screen.query_one(FindingsList)
+        assert findings.scrollable_content_region.width >= len("[mask-after-softmax]")  # the longest code
+        lines = pane_lines(findings)
+        assert "error" in lines and "[causal-diagonal]" in lines  # was `error[causal-diagon` / `al] #15 ...`
+        assert not any(line.endswith("error[causal-diagon") for line in lines)
+
+
+async def test_findings_pane_is_readable_at_120x40(scope_app: Callable[[str], ScopeApp]) -> None:
+    """It was 26 columns wide and one finding took 9 lines: 1.5 findings in view."""
+    app = scope_app("zoo:mask_polarity_lengths")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        findings = app.screen.query_one(FindingsList)
+        assert findings.scrollable_content_region.width >= 30
+        lines = pane_lines(findings)
+        assert lines[0] == "error[mask-polarity]" and lines[1] == "#17 (model):37"
+        assert lines[2].startswith("the mask hides the real tokens")
+        consequences = [number for number, line in enumerate(lines) if line.lstrip().startswith("↳ consequence")]
+        assert consequences[0] == 2 + MESSAGE_LINES  # the finding in 5 lines
+        assert len(consequences) == 2  # the cause and both its consequences in view
+
+
+async def test_enter_on_a_finding_keeps_the_focus_in_the_list(scope_app: Callable[[str], ScopeApp]) -> None:
+    """↓ after Enter goes on to the next entry of the list, not to the next op of the table."""
+    app = scope_app("zoo:mask_polarity_lengths")
+    async with app.run_test(size=(120, 40)) as pilot:
+        findings = app.screen.query_one(FindingsList)
+        findings.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.step == 17 and app.focused is findings and findings.highlighted == 0
+        await pilot.press("down", "down")
+        assert findings.highlighted == 2 and app.screen.step == 17  # moving in the list does not step
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.step == 18 and app.focused is findings  # the NaN's softmax
+        await pilot.press("n")  # the stepping keys still step from the op
+        assert app.screen.step == 19

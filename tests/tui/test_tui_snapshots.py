@@ -35,7 +35,8 @@ class TestMainScreen:
     @pytest.mark.parametrize("size", SIZES)
     def test_consequence_chosen_in_the_findings(self, snap_compare, size: tuple[int, int]) -> None:
         """mask_polarity_lengths: the NaN under its cause in the findings (indented, not counted),
-        chosen there (shift+Tab, ↓↓, Enter): its softmax marked ○, the details name the cause."""
+        chosen there (shift+Tab, ↓↓, Enter): its softmax marked ○, the details name the cause, the
+        focus still in the list; each finding's label whole, its message cut after three lines."""
         app = ScopeApp(traced("zoo:mask_polarity_lengths"), "zoo:mask_polarity_lengths")
         assert snap_compare(app, press=["shift+tab", "down", "down", "enter"], terminal_size=size)
 

@@ -7,6 +7,8 @@ Both are cut the same way: every frame whose file lies inside attnscope's packag
 and so does everything outside the outermost of them (the launcher that started the warm
 parent); one line says how many frames were left out. A stack made only of attnscope's
 frames (attnscope's own failure) keeps its innermost one, so it still says where.
+faulthandler's closing `Extension modules: numpy._core..., torch._C... (total: 13)` line (the
+C extensions loaded, attnscope's own among them: nothing a student can act on) goes too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(tracer.__file__)))
 OWN_ROOTS = tuple(os.path.join(ROOT, package) + os.sep for package in ("tracer", "tui"))
 FRAME = re.compile(r'^(?P<indent>\s*)File "(?P<file>[^"]*)", line \d+')
 INNERMOST_FIRST = "most recent call first"
+EXTENSION_MODULES = "Extension modules: "
 
 
 def own(file: str) -> bool:
@@ -65,7 +68,13 @@ def _kept(frames: list[list[str]], innermost_first: bool) -> list[list[str]]:
 
 def student_frames(text: str) -> str:
     """`text` (tracebacks, faulthandler dumps, anything else) with each stack cut to the student's frames."""
-    lines = text.split("\n")
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith(EXTENSION_MODULES):
+            if lines and not lines[-1].strip():  # and the blank line faulthandler puts before it
+                lines.pop()
+            continue
+        lines.append(line)
     cut: list[str] = []
     index = 0
     while index < len(lines):

@@ -13,7 +13,9 @@ from typing import Any
 def verdict(result: dict[str, Any]) -> str:
     """A few words on a result: its error kind, or its finding counts."""
     if "error" in result:
-        return result.get("kind", "error")
+        from ..formats.cohort import failure_words
+
+        return failure_words(result.get("kind", "error"))
     counts = result.get("summary", {}).get("findings", {})
     errors, warnings = counts.get("error", 0), counts.get("warning", 0)
     if not errors and not warnings:

@@ -17,7 +17,9 @@ from typing import Any, Generator, Iterator
 
 from ..formats import FORMATS
 from ..specs import expand, problem
-from .common import FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, note, parse_size
+from .common import (
+    FAILED, OK, USAGE, Command, add_device_argument, add_layout_argument, error, note, parse_size, positive_size,
+)
 
 INTERRUPTED = 130
 
@@ -70,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--witness", choices=("on", "off"), default="on",
                         help="run the model again under controlled changes (another sample, the padding, later "
                              "tokens, a second pass) to prove each error or catch what no rule knows (default: on)")
-    parser.add_argument("--value-budget", type=parse_size, metavar="SIZE", default=None,
+    parser.add_argument("--value-budget", type=positive_size, metavar="SIZE", default=None,
                         help="memory for the value copies the value checks read (e.g. 256M; default 64M): "
                              "raise it when the report says a check was limited by the budget")
     batch = parser.add_argument_group("many targets (each runs in its own child process)")
@@ -78,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"check N targets at once (default: the number of cores, {cores()} here)")
     batch.add_argument("--timeout", type=_positive, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                        help=f"kill a target still running after this long (default: {DEFAULT_TIMEOUT:g})")
-    batch.add_argument("--max-memory", type=parse_size, default=None, metavar="SIZE",
+    batch.add_argument("--max-memory", type=positive_size, default=None, metavar="SIZE",
                        help="memory one target may allocate beyond attnscope's own (e.g. 2G; default: no limit)")
     batch.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run the targets on a Dask distributed cluster (tcp://host:8786), or 'local' for a "

@@ -8,11 +8,14 @@ analysis come in inside the functions that trace.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
-from contextlib import nullcontext
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import IO, TYPE_CHECKING, Callable
 
 from ..specs import RECORDING_SUFFIX
 
@@ -71,6 +74,16 @@ def parse_size(text: str) -> int:
     return int(number * 1024 ** " kmgt".index(unit or " "))
 
 
+def positive_size(text: str) -> int:
+    """`parse_size`, refusing 0: no bytes at all would fail every target (`--max-memory`) or every value check
+    (`--value-budget`), and 0 is no way to say "no limit" (leaving the option out is)."""
+    size = parse_size(text)
+    if size <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is no memory at all: give a size such as 2G (without the "
+                                         "option: its default, for --max-memory no limit)")
+    return size
+
+
 def error(message: str) -> None:
     """One line on stderr, like argparse's own usage errors."""
     print(f"attnscope: error: {message}", file=sys.stderr, flush=True)
@@ -79,6 +92,22 @@ def error(message: str) -> None:
 def note(message: str) -> None:
     """One line on stderr that informs, where `error` would alarm."""
     print(f"attnscope: note: {message}", file=sys.stderr, flush=True)
+
+
+# A submission that computed no attention passes every attention check vacuously; say so, so that
+# "no findings" on an attention exercise is not read as a pass (issue 20).
+NO_ATTENTION = ("no attention block found: the forward pass computed no attention weights (no softmax over "
+                "query-key scores, no scaled_dot_product_attention or nn.MultiheadAttention), so no attention "
+                "check had anything to check")
+
+
+def noted_no_attention(report: Report, recorded: Trace) -> Report:
+    """`report` with the `NO_ATTENTION` note when its forward pass ran to its end without an attention
+    block (a pass that raised has its shape-error to explain what it did not reach)."""
+    if report.summary.get("attention_blocks", 0) == 0 and not recorded.recording.error \
+            and NO_ATTENTION not in report.notes:
+        report.notes.append(NO_ATTENTION)
+    return report
 
 
 def is_recording_path(spec: str) -> bool:
@@ -94,6 +123,7 @@ def trace_target(
 
     A saved recording (`run.attntrace`) is read instead of run, so `device` does not apply.
     `torch.compile` hands back what it was given while the target builds, as under `run`.
+    A pass that met no attention block says so in a note (`NO_ATTENTION`).
     Raises `TargetError` when the target cannot be loaded. Callers wrap this in
     `targets.isolated()` so that each target runs in its own clean state.
     """
@@ -104,7 +134,7 @@ def trace_target(
 
         recorded = load(spec, layout=layout)
         recorded.analysis.notes.append(NOT_LIVE.format(why="a saved recording has no model to run again"))
-        return report_of(recorded, spec), recorded
+        return noted_no_attention(report_of(recorded, spec), recorded), recorded
     import torch
 
     from ..compiled import uncompiled
@@ -122,7 +152,93 @@ def trace_target(
             layout=layout or workload.options.get("layout"), target=spec, witness=witness,
             input_origins=workload.options.get("input_origins"), **options,
         )
-    if not notes:
-        return report, recorded
-    recorded.recording.notes[:0] = [note for note in notes if note not in recorded.recording.notes]
-    return report_of(recorded, spec), recorded
+    if notes:
+        recorded.recording.notes[:0] = [note for note in notes if note not in recorded.recording.notes]
+        report = report_of(recorded, spec)
+    return noted_no_attention(report, recorded), recorded
+
+
+# ----------------------------------------------------------------------------- a target's own output
+@dataclass
+class OwnOutput:
+    """What a target printed while it was loaded and traced: plain text (terminal control sequences
+    removed), its head and tail kept as `check` keeps them, and how many lines it had in all."""
+
+    text: str = ""
+    lines: int = 0
+
+
+@contextmanager
+def own_output_captured() -> Iterator[OwnOutput]:
+    """Take everything printed inside, by Python (`print`, warnings) and by C code (file descriptors
+    1 and 2), so that a target's own output never mixes with attnscope's; filled in on exit."""
+    from ..cohort.outcome import Output
+    from ..cohort.plain import plain
+
+    taken = OwnOutput()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:  # no standard output to take over: nothing to keep apart either
+        yield taken
+        return
+    sink = tempfile.TemporaryFile()
+    stream: IO[str] = open(os.dup(sink.fileno()), "w", buffering=1, encoding="utf-8", errors="replace")
+    python_out, python_err = sys.stdout, sys.stderr
+    try:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        sys.stdout = sys.stderr = stream
+        yield taken
+    finally:
+        stream.flush()
+        sys.stdout, sys.stderr = python_out, python_err
+        for fd, copy in zip((1, 2), saved):
+            os.dup2(copy, fd)
+            os.close(copy)
+        stream.close()
+        sink.seek(0)
+        output = Output()
+        for chunk in iter(lambda: sink.read(1 << 16), b""):
+            output.add(chunk)
+        sink.close()
+        taken.text, taken.lines = plain(output.text()), output.lines
+
+
+def show_own_output(target: str, taken: OwnOutput, file: IO[str] | None = None) -> None:
+    """The target's own output framed under its name (`check`'s text format), on `file` (stdout)."""
+    if not taken.text:
+        return
+    from rich.console import Console
+
+    from ..formats.text import output_lines
+
+    console = Console(file=file or sys.stdout, soft_wrap=True, highlight=False)
+    for line in output_lines(target, taken.text, taken.lines):
+        console.print(line)
+
+
+def trace_apart(spec: str, *, output_to: IO[str] | None = None, **options: object) -> tuple[Report, Trace] | None:
+    """`trace_target` in its own clean state (`targets.isolated`), the target's own output taken and
+    shown framed (on `output_to`, standard output by default) as `check` shows it, never raw.
+
+    A target that cannot be loaded gets its one-line error, then its output framed, on standard
+    error, and None is returned (the command exits 2).
+    """
+    from ..specs import TargetError
+    from ..targets import isolated
+
+    failure: TargetError | None = None
+    with own_output_captured() as taken:
+        try:
+            with isolated():
+                traced = trace_target(spec, **options)  # type: ignore[arg-type]
+        except TargetError as problem:
+            failure = problem
+    if failure is not None:
+        error(str(failure))
+        show_own_output(spec, taken, sys.stderr)
+        return None
+    show_own_output(spec, taken, output_to)
+    return traced

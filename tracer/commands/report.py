@@ -54,18 +54,19 @@ def print_tables(cohort: Cohort) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    from ..formats.cohort import verdict_counts
+    from ..formats.cohort import failure_words, verdict_counts
 
     console = Console(file=sys.stdout, highlight=False, soft_wrap=True, width=table_width())
-    console.print(f"{len(cohort.rows)} submissions: {verdict_counts(cohort.verdicts())}", markup=False)
+    tally = verdict_counts(cohort.verdicts(), cohort.clean_without_attention())
+    console.print(f"{len(cohort.rows)} submissions: {tally}", markup=False)
     codes = _table("Findings by code", "code", "severity", "submissions", "occurrences")
     for code, severity, submissions, occurrences in cohort.codes():
         codes.add_row(*map(Text, (code, severity, str(submissions), str(occurrences))))
     console.print(codes)
     rows = _table("Submissions", "target", "verdict", "errors", "warnings", "codes / error")
     for row in cohort.rows:
-        cells = (row.target, row.verdict, str(row.counts.get("error", 0)), str(row.counts.get("warning", 0)),
-                 " ".join(row.codes) or row.error)
+        cells = (row.target, failure_words(row.verdict), str(row.counts.get("error", 0)), str(row.counts.get("warning", 0)),
+                 cohort.remark(row))
         rows.add_row(*map(Text, cells))
     console.print(rows)
 

@@ -18,8 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..events import Recording
-from ..targets import isolated
-from .common import OK, Command, add_layout_argument, trace_target
+from .common import OK, USAGE, Command, add_layout_argument, trace_apart
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,8 +121,11 @@ def print_stats(console: Console, target: str, summary: dict[str, Any], notes: l
 
 
 def run(options: argparse.Namespace) -> int:
-    with isolated():
-        report, recorded = trace_target(options.target, layout=options.layout)
+    # the target's own output is framed under its name, on standard error under --json
+    traced = trace_apart(options.target, layout=options.layout, output_to=sys.stderr if options.json else None)
+    if traced is None:
+        return USAGE
+    report, recorded = traced
     summary = with_counts(report.to_dict()["summary"], recorded.recording)
     if options.json:
         print(json.dumps({"target": options.target, **summary}))

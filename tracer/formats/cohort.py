@@ -18,12 +18,42 @@ from typing import Any
 SEVERITIES = ("error", "warning", "info")
 
 
-VERDICT_WORDS = {"errors": "with errors", "warnings": "with warnings only"}
+# How a failure is said to a person. The JSON `kind` stays "target" (CONTRACT.md); a teaching
+# assistant reads "could not be loaded" (a syntax error, a build() that raised, no such NAME).
+FAILURE_WORDS = {"target": "could not be loaded"}
+VERDICT_WORDS = {"errors": "with errors", "warnings": "with warnings only", **FAILURE_WORDS}
 
 
-def verdict_counts(counts: Counter[str]) -> str:
-    """`2 clean, 1 with errors, 1 timeout`: how the submissions ended, most frequent first."""
-    return ", ".join(f"{count} {VERDICT_WORDS.get(verdict, verdict)}" for verdict, count in counts.most_common())
+def failure_words(kind: str) -> str:
+    """A failure's kind in words: `could not be loaded` for "target", the kind itself otherwise."""
+    return FAILURE_WORDS.get(kind, kind)
+
+
+def failed_label(kind: str) -> str:
+    """What a text line says before a failed target's error: `could not be loaded`, `failed (timeout)`."""
+    return FAILURE_WORDS.get(kind) or f"failed ({kind})"
+
+
+def verdict_counts(counts: Counter[str], clean_without_attention: int = 0) -> str:
+    """`2 clean, 1 with errors, 1 timeout`: how the submissions ended, most frequent first.
+
+    `2 clean (1 with no attention block)`: a clean submission that computed no attention passed
+    the attention checks only because they had nothing to check.
+    """
+    def said(verdict: str, count: int) -> str:
+        words = f"{count} {VERDICT_WORDS.get(verdict, verdict)}"
+        if verdict == "clean" and clean_without_attention:
+            words += f" ({clean_without_attention} with no attention block)"
+        return words
+
+    return ", ".join(said(verdict, count) for verdict, count in counts.most_common())
+
+
+def without_attention(result: dict[str, Any]) -> bool:
+    """Whether a checked target's report notes that its forward pass met no attention block."""
+    from ..commands.common import NO_ATTENTION
+
+    return NO_ATTENTION in result.get("notes", ())
 
 
 def _malformed(result: dict[str, Any]) -> str | None:
@@ -63,6 +93,7 @@ class Row:
     findings: list[dict[str, Any]] = field(default_factory=list)
     diagrams: list[dict[str, Any]] = field(default_factory=list)
     output: str = ""
+    no_attention: bool = False  # its forward pass met no attention block (a note says so)
 
 
 def latest(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -82,7 +113,7 @@ def row_of(result: dict[str, Any]) -> Row:
     verdict = "errors" if counts["error"] else "warnings" if counts["warning"] else "clean"
     codes = sorted({finding["code"] for finding in findings})
     return Row(result["target"], verdict, {s: counts.get(s, 0) for s in SEVERITIES}, codes, "", findings,
-               list(result.get("diagrams", ())), result.get("output", ""))
+               list(result.get("diagrams", ())), result.get("output", ""), without_attention(result))
 
 
 @dataclass
@@ -95,6 +126,14 @@ class Cohort:
 
     def verdicts(self) -> Counter[str]:
         return Counter(row.verdict for row in self.rows)
+
+    @staticmethod
+    def remark(row: Row) -> str:
+        """The codes / error cell: the codes found, the error, or that no attention block ran."""
+        return " ".join(row.codes) or row.error or ("no attention block" if row.no_attention else "")
+
+    def clean_without_attention(self) -> int:
+        return sum(row.verdict == "clean" and row.no_attention for row in self.rows)
 
     def codes(self) -> list[tuple[str, str, int, int]]:
         """(code, severity, submissions with it, occurrences), most frequent first."""
@@ -150,7 +189,7 @@ def _svg(dot: str) -> str:
 
 def _submission(row: Row, anchor: str) -> str:
     parts = [f'<details id="{anchor}"><summary>{html.escape(row.target)} '
-             f'<span class="{row.verdict}">{html.escape(row.verdict)}</span></summary>']
+             f'<span class="{row.verdict}">{html.escape(failure_words(row.verdict))}</span></summary>']
     if row.error:
         parts.append(f"<p>{html.escape(row.error)}</p>")
     if row.findings:
@@ -174,6 +213,9 @@ def to_html(cohort: Cohort, title: str) -> str:
     verdicts = cohort.verdicts()
     outcome_rows = "".join(f'<tr><td class="{v}">{html.escape(VERDICT_WORDS.get(v, v))}</td><td>{n}</td></tr>'
                            for v, n in verdicts.most_common())
+    if cohort.clean_without_attention():
+        outcome_rows += (f'<tr><td class="warnings">of them clean with no attention block</td>'
+                         f'<td>{cohort.clean_without_attention()}</td></tr>')
     code_rows = "".join(f"<tr><td><code>{html.escape(code)}</code></td><td>{severity}</td><td>{subs}</td><td>{occ}</td></tr>"
                         for code, severity, subs, occ in cohort.codes())
     table = []
@@ -182,9 +224,9 @@ def to_html(cohort: Cohort, title: str) -> str:
         anchor = f"s{number}"
         flagged = row.verdict != "clean"
         name = f'<a href="#{anchor}">{html.escape(row.target)}</a>' if flagged else html.escape(row.target)
-        table.append(f'<tr><td>{name}</td><td class="{row.verdict}">{html.escape(row.verdict)}</td>'
+        table.append(f'<tr><td>{name}</td><td class="{row.verdict}">{html.escape(failure_words(row.verdict))}</td>'
                      f"<td>{row.counts.get('error', 0)}</td><td>{row.counts.get('warning', 0)}</td>"
-                     f"<td>{html.escape(' '.join(row.codes) or row.error)}</td></tr>")
+                     f"<td>{html.escape(cohort.remark(row))}</td></tr>")
         if flagged:
             details.append(_submission(row, anchor))
     return f"""<!DOCTYPE html>

@@ -113,7 +113,7 @@ def summary_line(report: Report) -> RichText:
         verdict += f", {_plural(not_run, 'check')} not run (see the notes)"
     style = "bold red" if counts["error"] else "bold yellow" if counts["warning"] else "bold green"
     return RichText.assemble(
-        (report.target, "bold"), ": ", (verdict, style),
+        (report.label, "bold"), ": ", (verdict, style),
         f" ({_plural(ops, 'op')}, {_plural(blocks, 'attention block')})",
     )
 
@@ -130,19 +130,19 @@ def output_lines(target: str, output: str, total: int | None = None) -> list[Ric
     framed = [RichText.assemble((target, "bold"), f": output ({_plural(total, 'line')}{cut}):")]
     framed += [RichText(f"  | {line}") for line in shown]
     if total > len(shown):
-        framed.append(RichText(f"  | [... {total - len(shown)} more lines; --format json carries more ...]"))
+        framed.append(RichText(f"  | [... {_plural(total - len(shown), 'more line')}; --format json carries more ...]"))
     return framed
 
 
 def print_report(console: Console, report: Report, output: str = "", total: int | None = None) -> None:
     for finding in report.findings:
-        for line in finding_lines(finding, report.target):
+        for line in finding_lines(finding, report.label):
             console.print(line)
         console.print()
     for note in report.notes:
-        console.print(RichText(f"{report.target}: note: {note}"))
+        console.print(RichText(f"{report.label}: note: {note}"))
     if output:
-        for line in output_lines(report.target, output, total):
+        for line in output_lines(report.label, output, total):
             console.print(line)
     console.print(summary_line(report))
 

@@ -19,7 +19,7 @@ from ..findings import Finding
 from ..graph import findings_by_event, source_node_id
 from .flags import flag_lines, hidden_summary, tooltip
 from .labels import Labeller
-from .model import Cluster, DrawNode, Drawing, RenderError, RenderOptions
+from .model import SEVERITY_ORDER, Cluster, DrawNode, Drawing, RenderError, RenderOptions
 from .repeats import Repeats, find_repeats
 from .simplify import Group, simplify
 
@@ -362,7 +362,9 @@ class Builder:
             self.drawing.nodes[node_id].lines.append("to " + ", ".join(readers[:MAX_READERS]) + more)
         for unit, found in self._box_findings.items():
             if found:
-                self.drawing.nodes[unit].flags.extend(hidden_summary(found))
+                box = self.drawing.nodes[unit]
+                box.flags.extend(hidden_summary(found))
+                box.hidden_severity = min((f.severity for f in found), key=SEVERITY_ORDER.index, default="error")
         for unit, params in self._box_params.items():
             self.drawing.nodes[unit].lines.append(f"params: {sum(params.values()):,}")
         children: dict[str | None, list[str]] = {}

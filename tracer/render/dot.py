@@ -14,7 +14,7 @@ from html import escape
 
 import graphviz
 
-from .model import DrawEdge, Drawing, DrawNode
+from .model import FLAG_HEAD, DrawEdge, Drawing, DrawNode
 
 FONT = "Helvetica,Arial,sans-serif"
 
@@ -34,6 +34,15 @@ class Theme:
     flag_border: str
     flag_text: str
     witness: str  # the border of an op a witnessed change passed (render --witness)
+    warn_fill: str = ""  # a box whose worst finding is a warning: amber, not an error's red
+    warn_border: str = ""
+    warn_text: str = ""
+
+    def flag_colours(self, severity: str) -> tuple[str, str, str]:
+        """(fill, border, text) of a box flagged with findings of `severity` at worst."""
+        if severity in ("warning", "info") and self.warn_border:
+            return self.warn_fill, self.warn_border, self.warn_text
+        return self.flag_fill, self.flag_border, self.flag_text
 
 
 LIGHT = Theme(
@@ -46,6 +55,7 @@ LIGHT = Theme(
         "boundary": ("#fff8c5", "#d4a72c"),
     },
     band="#eaeef2", flag_fill="#ffebe9", flag_border="#cf222e", flag_text="#a40e26", witness="#bc4c00",
+    warn_fill="#fff8c5", warn_border="#9a6700", warn_text="#7d4e00",
 )
 DARK = Theme(
     background="#0d1117", text="#e6edf3", dim="#9198a1", edge="#8b949e", frame="#3d444d",
@@ -57,6 +67,7 @@ DARK = Theme(
         "boundary": ("#3d2e00", "#bb8009"),
     },
     band="#262c36", flag_fill="#3c0b0b", flag_border="#f85149", flag_text="#ffa198", witness="#f0883e",
+    warn_fill="#2e2300", warn_border="#d29922", warn_text="#e3b341",
 )
 THEMES = {"light": LIGHT, "dark": DARK}
 
@@ -88,8 +99,11 @@ def node_label(node: DrawNode, theme: Theme) -> str:
     if node.params:
         for chunk in textwrap.wrap(" · ".join(node.params), 44) or [""]:
             rows.append(_row(chunk, 8, theme.dim, bgcolor=theme.band))
+    severity = node.flag_severity
     for position, line in enumerate(node.flags):
-        rows.append(_row(line, 9, theme.flag_text, bold=position == 0 or line.endswith("]")))
+        head = FLAG_HEAD.match(line)
+        severity = head.group(1) if head else severity  # each finding's lines in its own severity's colour
+        rows.append(_row(line, 9, theme.flag_colours(severity)[2], bold=position == 0 or line.endswith("]")))
     return '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">' + "".join(rows) + "</TABLE>>"
 
 
@@ -114,7 +128,8 @@ def _node_attrs(node: DrawNode, theme: Theme) -> dict[str, str]:
         "style": ",".join(style), "fillcolor": fill, "color": border, "penwidth": "1",
     }
     if node.flagged:
-        attrs.update(fillcolor=theme.flag_fill, color=theme.flag_border, penwidth="2.2")
+        fill, border, _ = theme.flag_colours(node.flag_severity)
+        attrs.update(fillcolor=fill, color=border, penwidth="2.2")
     elif node.diverged:
         attrs.update(color=theme.witness, penwidth="2.2")
     elif node.repeat > 1:
@@ -139,8 +154,12 @@ def _legend(drawing: Drawing, theme: Theme) -> str:
             swatch(*theme.fills[kind], LEGEND_TEXT[kind])
     if any(node.params for node in drawing.nodes.values()):
         swatch(theme.band, theme.band, "parameters the op reads")
-    if any(node.flagged for node in drawing.nodes.values()):
-        swatch(theme.flag_fill, theme.flag_border, "finding: severity[code] and why", theme.flag_text)
+    severities = {node.flag_severity for node in drawing.nodes.values() if node.flagged}
+    if "error" in severities:
+        swatch(theme.flag_fill, theme.flag_border, "error finding: error[code] and why", theme.flag_text)
+    if severities & {"warning", "info"}:
+        fill, border, text = theme.flag_colours("warning")
+        swatch(fill, border, "warning finding: warning[code] and why", text)
     if any(node.repeat > 1 for node in drawing.nodes.values()) or any(c.repeat > 1 for c in drawing.clusters.values()):
         swatch(theme.background, theme.accent, "× N: N identical blocks, drawn once")
     if any(node.diverged for node in drawing.nodes.values()):

@@ -8,9 +8,12 @@ nodes and clusters keep insertion order, and the builder inserts them in event o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 THEMES = ("light", "dark")
+SEVERITY_ORDER = ("error", "warning", "info")
+FLAG_HEAD = re.compile(r"^(error|warning|info)\[")  # the first line of a finding's flag: `warning[scale-factor]`
 
 
 class RenderError(ValueError):
@@ -72,7 +75,9 @@ class DrawNode:
 
     kind: op | group | mask | module | input | buffer | external | param | output | boundary
     title: the bold first line; lines: details under it; params: an inline band listing the
-    parameters the op reads (drawn in the parameter colour); flags: finding lines (red).
+    parameters the op reads (drawn in the parameter colour); flags: finding lines (red for an
+    error, amber for a warning); hidden_severity: the worst severity among the findings a
+    collapsed module's flag lines count.
     """
 
     id: str
@@ -86,10 +91,22 @@ class DrawNode:
     repeat: int = 1
     dashed: bool = False
     diverged: bool = False  # a witnessed change moved this op's protected values (render --witness)
+    hidden_severity: str = ""
 
     @property
     def flagged(self) -> bool:
         return bool(self.flags)
+
+    @property
+    def flag_severity(self) -> str:
+        """The worst severity of the findings the box shows ("error", "warning", "info"); "" for none."""
+        found = {head.group(1) for line in self.flags if (head := FLAG_HEAD.match(line))}
+        found.discard("")
+        if self.hidden_severity:
+            found.add(self.hidden_severity)
+        if not self.flags:
+            return ""
+        return next((severity for severity in SEVERITY_ORDER if severity in found), "error")
 
 
 @dataclass

@@ -21,6 +21,7 @@ from .model import Drawing, RenderError, RenderOptions
 
 IMAGE_FORMATS = ("svg", "png", "pdf")
 FORMATS = ("svg", "png", "pdf", "dot", "graphml", "json")
+SUFFIXES = ("svg", "png", "pdf", "dot", "gv", "graphml", "json")  # .gv is DOT, as Graphviz names it
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found: install Graphviz "
     "(apt-get install graphviz, brew install graphviz or conda install graphviz) to write .{fmt} files; "
@@ -127,7 +128,7 @@ def format_of(path: str) -> str:
         return "dot"
     if suffix not in FORMATS:
         shown = f".{suffix}" if suffix else "no suffix"
-        raise RenderError(f"cannot tell the format from {shown}: use one of {', '.join('.' + f for f in FORMATS)}")
+        raise RenderError(f"cannot tell the format from {shown}: use one of {', '.join('.' + f for f in SUFFIXES)}")
     return suffix
 
 

@@ -61,7 +61,8 @@ INTRO = (
     "an op where a mistake's consequence shows (an empty row, a NaN) a ○. "
     "Tab moves between the panes (modules, findings, ops, current op, source); ↑/↓ scroll the focused one, "
     "←/→ the source sideways; "
-    "Enter on a module, a finding or a consequence listed under it jumps to its op. v opens the numbers behind the current op, "
+    "Enter on a module, a finding or a consequence listed under it jumps to its op (in the findings the focus stays, "
+    "so ↓ and Enter visit the next one). v opens the numbers behind the current op, "
     "which has its own help."
 )
 
@@ -149,8 +150,9 @@ class MainScreen(Screen):
         self.go(message.event)
 
     def on_findings_list_finding_picked(self, message: FindingsList.FindingPicked) -> None:
+        """Jump to the finding's op; the focus stays in the list, so ↓ and Enter go on to the next
+        finding (n/p and the other stepping keys step from the op wherever the focus is)."""
         self.go(message.event, "this finding has no recorded op to jump to")
-        self.query_one(OpTimeline).focus()
 
     # ------------------------------------------------------------ stepping
     def action_next_op(self) -> None:

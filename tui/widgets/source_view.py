@@ -2,8 +2,8 @@
 
 It renders as many lines as fit, so it is useful at 80×24 and at 200×60 alike, and never
 wraps: a line wider than the pane ends in "…" (the pane is as wide as the centre under 180
-columns, and beside the details from 180, holding an 88-character line whole either way at
-120 and more). Focused (Tab), ←/→ scroll it sideways to the cut end of a line. Each file is highlighted once, in a worker thread (Pygments
+columns, holding an 80-character line whole at 120, and beside the details from 180, holding
+a 91-character one). Focused (Tab), ←/→ scroll it sideways to the cut end of a line. Each file is highlighted once, in a worker thread (Pygments
 compiles its lexer on first use, half a second that must not delay the first screen), and
 cached: until then the lines show plain. A recording opened where the model's code does
 not exist says so.
