@@ -111,3 +111,37 @@ def test_a_mask_built_by_the_user_is_named_even_when_the_library_applies_it(toke
     finding = next(f for f in report.findings if f.code == "mask-polarity")
     line = next(number for number, text in enumerate(open(__file__), 1) if "the user's line the finding" in text)
     assert any(note.file.endswith("test_huggingface.py") and note.line == line for note in finding.related)
+
+
+class _FourDimensionalMask(torch.nn.Module):
+    """A causal LM handed a 4-D mask built from the padding alone: transformers takes a 4-D mask as the
+    whole pattern, so `causal` decides whether the future is hidden."""
+
+    def __init__(self, lm, causal: bool):
+        super().__init__()
+        self.lm, self.causal = lm, causal
+
+    def forward(self, input_ids, attention_mask):
+        T = input_ids.shape[1]
+        keep = attention_mask.bool()[:, None, None, :].expand(-1, 1, T, T)
+        if self.causal:
+            keep = keep & torch.ones(T, T, dtype=torch.bool).tril()
+        return self.lm(input_ids=input_ids, attention_mask=keep).logits
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_a_causal_lm_declared_by_its_class_gets_the_causal_witness(tokens, causal):
+    quiet()
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                                      num_attention_heads=4, num_key_value_heads=2, vocab_size=99,
+                                      max_position_embeddings=32, attn_implementation="sdpa")
+    ids, mask = tokens
+    report = run(_FourDimensionalMask(transformers.LlamaForCausalLM(config), causal), (ids, mask))
+    assert "causal" in report.summary["witnesses"]["ran"]
+    leaks = [f for f in report.findings if f.code == "causal-leak"]
+    if causal:
+        assert serious(report, ("error", "warning")) == []
+    else:
+        assert leaks and leaks[0].witness is not None
+        assert any(note.function.endswith("_FourDimensionalMask.forward") for note in leaks[0].related)

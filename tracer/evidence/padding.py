@@ -189,6 +189,8 @@ def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
             pad = _agreeing(mask.bool(), known[seq].pad)
         else:
             pad = _end_runs(mask.bool(), zero_means_pad=mask.dtype != torch.bool)
+            if pad is None and mask.dtype != torch.bool:
+                pad = _zeros_anywhere(mask)
         if pad is not None:
             yield seq, Padding(pad, f"the mask input {source.name}")
 
@@ -264,6 +266,14 @@ def _end_runs(mask: torch.Tensor, zero_means_pad: bool) -> torch.Tensor | None:
     if not readings:
         return None
     return min(readings, key=lambda reading: reading[:3])[3]
+
+
+def _zeros_anywhere(mask: torch.Tensor) -> torch.Tensor | None:
+    """A 0/1 number mask (an `attention_mask`'s convention: 0 = padding) whose zeros are not one run at
+    an end: patches of an image padded at its right and bottom, flattened row by row. Read so when
+    every sample keeps some 1 and some sample has a 0; a boolean mask has no such convention."""
+    pad = mask == 0
+    return pad if bool(pad.any()) and not bool(pad.all(dim=1).any()) else None
 
 
 def _runs_at_end(pad: torch.Tensor) -> bool:

@@ -92,7 +92,7 @@ def gather(analysis, positions: list[int]) -> Facts:
     facts.image_padding = _image_padding(analysis, facts, positions)
     facts.documents = find_documents(analysis, facts, positions)
     facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
-                    or _causal_by_construction(analysis, facts))
+                    or _causal_by_construction(analysis, facts) or _declared_causal(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
     facts.compares_samples = _compares_samples(analysis)
     facts.aligned = _aligned_sequences(analysis)
@@ -261,6 +261,18 @@ def _causal_by_construction(analysis, facts: Facts) -> dict[str, int]:
     scans = _scans(analysis)
     built = (_runs_a_sum(analysis) or "forward" in scans or _causal_convolution(analysis)) and "backward" not in scans
     return {sequence: 0} if built else {}
+
+
+CAUSAL_DECLARED = ("ForCausalLM", "LMHeadModel")  # transformers' classes that predict each next token
+
+
+def _declared_causal(analysis, facts: Facts) -> dict[str, int]:
+    """A model an installed library declares causal by its class (transformers' `...ForCausalLM`,
+    `GPT2LMHeadModel`) that predicts its own tokens: causal whatever mask it was handed (a 4-D mask
+    given by the user replaces the library's causal one)."""
+    declared = any(call.type_name.endswith(CAUSAL_DECLARED) for call in analysis.recording.module_calls)
+    sequence = _own_token_sequence(analysis, facts) if declared else None
+    return {sequence: 0} if sequence is not None else {}
 
 
 def _own_token_sequence(analysis, facts: Facts) -> str | None:

@@ -120,6 +120,9 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
                        "told (the two runs did not run the same ops)"), "", 0, "", "", "", witness=witness)
     events = analysis.recording.events
     index, where = _culprit(analysis, kind, localized) if kind not in STRICT else (None, "")
+    if kind not in STRICT and (torn := _tearing_reshape(analysis, localized)) is not None:
+        index, where = torn, (f"this {events[torn].op} to {list(events[torn].outputs[0].shape)} tears an axis "
+                              f"apart: its pieces hold parts of {TORN[kind]}")
     code, related, hint = OWN_CODE[kind], (), ""
     if localized.mask_event is not None:
         index = localized.mask_event
@@ -231,6 +234,25 @@ def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str
         return uses[-1].event, MASK_WHERE[kind]
     return block.norm_event, f"the attention weights of this {analysis.recording.events[block.norm_event].op} " \
                              "already hold it, and no mask is applied before it"
+
+
+RESHAPES = frozenset({"view", "reshape", "flatten", "unflatten", "_unsafe_view"})
+TORN = {"batch": "several samples", "padding": "real and padded positions", "causal": "earlier and later positions",
+        "documents": "several documents", "alone-padding": "real and padded positions",
+        "alone-documents": "several documents"}
+
+
+def _tearing_reshape(analysis, localized: Localized) -> int | None:
+    """The earliest reshape the change passed that tore an axis (its output holds a piece mixing two of
+    its input's axes, passage-major rows read question-major): there the values were mixed."""
+    table, events = analysis.table, analysis.recording.events
+    for index in sorted({localized.event, *localized.through}):
+        event = events[index]
+        if event.op in RESHAPES and event.outputs and any(
+                table.get(axis).kind == "mixed" and table.get(axis).origin == index
+                for axis in analysis.axes_of(event.outputs[0])):
+            return index
+    return None
 
 
 def _samples_folded_into_keys(analysis, block) -> int | None:
