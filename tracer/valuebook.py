@@ -41,6 +41,14 @@ def dtype_name(dtype: torch.dtype) -> str:
     return name
 
 
+def dense_bias(tensor: torch.Tensor) -> torch.Tensor:
+    """The boolean mask an attention bias object stands for (`causal_lower_right(Tq, Tk)`, a tensor
+    subclass whose own shape and dtype say nothing of it), else the tensor itself."""
+    if type(tensor).__name__ == "CausalBias" and hasattr(tensor, "_materialize"):
+        return tensor._materialize(tensor.device)
+    return tensor
+
+
 def two_levels(tensor: torch.Tensor) -> bool:
     """Whether a float tensor holds at most two distinct values (a mask written in floats)."""
     if not tensor.is_floating_point() or tensor.is_meta or tensor.numel() == 0:
@@ -76,7 +84,8 @@ class ValueBook:
         levels at most (a 0/1 `keep`, a 0/-inf additive mask), which is then kept under the
         mask budget at any length, not only while it is small. A `learned` weight is no mask.
         """
-        meta = self._register(tensor)
+        original, tensor = tensor, dense_bias(tensor)
+        meta = self._register(original, tensor)
         mask = not (tensor.is_floating_point() or tensor.is_complex()) or (not learned and two_levels(tensor))
         if mask:
             self._masks.add(meta.vid)
@@ -126,11 +135,13 @@ class ValueBook:
         self._stats[vid] = stats
         return meta, stats
 
-    def _register(self, tensor: torch.Tensor) -> TensorMeta:
+    def _register(self, tensor: torch.Tensor, described: torch.Tensor | None = None) -> TensorMeta:
+        """A new value for `tensor`, with the shape and dtype of `described` (by default, its own)."""
+        shaped = tensor if described is None else described
         vid = self._next_vid
         self._next_vid = vid + 1
-        meta = TensorMeta(vid, tuple(tensor.shape), dtype_name(tensor.dtype),
-                          "cpu" if tensor.is_cpu else str(tensor.device))
+        meta = TensorMeta(vid, tuple(shaped.shape), dtype_name(shaped.dtype),
+                          "cpu" if shaped.is_cpu else str(shaped.device))
         self.entries[id(tensor)] = (weakref.ref(tensor), meta)
         return meta
 
