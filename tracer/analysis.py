@@ -125,14 +125,19 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     products = layout.attention_products
     written = _written(recording, flow)
     params = {vid for vid, source in recording.sources.items() if source.kind == "param"}
-    for event in recording.events:
-        inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index),
-                               bool(event.inputs) and event.inputs[0].vid in written,
-                               frozenset(i for i, meta in enumerate(event.inputs) if meta.vid in params))
-        analysis.facts[event.index] = facts
+    table, known, all_facts, none = analysis.table, analysis.axes, analysis.facts, frozenset()
+    for event in recording.events:  # once per op and pass: `axes_of` and the arguments of `infer` inline
+        metas = event.inputs
+        inputs = []
+        for meta in metas:
+            axes = known.get(meta.vid)
+            inputs.append(axes if axes else analysis.axes_of(meta))
+        of_params = [i for i, meta in enumerate(metas) if meta.vid in params] if params else None
+        outputs, facts = infer(table, event, inputs, products.get(event.index),
+                               bool(metas) and metas[0].vid in written, frozenset(of_params) if of_params else none)
+        all_facts[event.index] = facts
         for meta, axes in zip(event.outputs, outputs):
-            analysis.axes[meta.vid] = axes
+            known[meta.vid] = axes
     try:
         analysis.blocks = find_blocks(flow, analysis.table, analysis.axes, analysis.facts)
     except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run

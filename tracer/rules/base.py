@@ -17,7 +17,7 @@ from ..events import TENSOR_SLOT, OpEvent
 Axes = tuple[int, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class OpFacts:
     """What a rule learned about one op beyond its output axes (read by the block finder)."""
 
@@ -27,7 +27,7 @@ class OpFacts:
     key: int | None = None  # ... and its key axis
 
 
-@dataclass
+@dataclass(slots=True)
 class RuleContext:
     table: AxisTable
     event: OpEvent
