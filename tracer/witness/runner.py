@@ -35,8 +35,11 @@ class Run:
 
 
 class Runner:
-    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu") -> None:
+    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu", restored: bool = False) -> None:
+        """`restored`: the model and arguments are as `before` holds them now (just put back), so the
+        first run needs no restore: a restore of an unchanged model still compares every kept value."""
         self.model, self.before, self.device = model, before, device
+        self.restored = restored
         self.forwards = 0
         self.known: dict[int, Run] = {}  # seed offset -> the unrecorded run of the recorded inputs
 
@@ -69,7 +72,11 @@ class Runner:
                     weight[row] = value
 
     def _run(self, replace: dict[int, torch.Tensor], seed_offset: int, record: bool) -> Run:
-        args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
+        if self.restored:  # nothing ran since the state was put back
+            args, kwargs = tuple(self.before.arguments[0]), self.before.arguments[1]
+            self.restored = False
+        else:
+            args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
         args, kwargs = substitute((args, kwargs), replace, [0])
         if not self.before.in_eval():
             self.model.eval()

@@ -37,7 +37,7 @@ def _state_names(module: nn.Module) -> list[str]:
     return [name for name in vars(module) if name[:1] != "_" and name not in _MACHINERY]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Saved:
     """One value as it was: the object itself and, for mutable ones, what it held."""
 
@@ -121,10 +121,13 @@ def _mark(value: Any) -> Any:
 
 def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Saved:
     seen = {} if seen is None else seen
-    if id(value) in seen:
-        return seen[id(value)]
+    saved = seen.get(id(value))
+    if saved is not None:
+        return saved
     saved = Saved(value)
     seen[id(value)] = saved
+    if type(value) in _ATOMIC:  # most module attributes (sizes, flags, names): nothing to hold
+        return saved
     if isinstance(value, torch.Tensor):
         # a tensor whose elements share memory (an `expand`ed one) cannot be written in place, by the
         # forward or by us: the object itself is all there is to keep (an attribute rebound is put back)
@@ -140,6 +143,9 @@ def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Sa
     elif hasattr(value, "__dict__"):
         saved.held = {key: save(item, depth + 1, seen) for key, item in vars(value).items()}
     return saved
+
+
+_ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None)})
 
 
 def _overlaps(tensor: torch.Tensor) -> bool:
@@ -178,8 +184,19 @@ class Snapshot:
         return snapshot
 
     def parameters_changed(self, model: nn.Module) -> bool:
-        """Whether a forward pass wrote a parameter in place (that cannot be put back)."""
-        return any(self.versions.get(id(parameter)) != parameter._version for parameter in model.parameters())
+        """Whether a forward pass wrote a parameter in place (that cannot be put back): every parameter
+        `model.parameters()` gives, read off the module tree directly (its generators cost more than the check)."""
+        versions, seen, stack = self.versions, set(), [model]
+        while stack:
+            module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            for parameter in module._parameters.values():
+                if parameter is not None and versions.get(id(parameter)) != parameter._version:
+                    return True
+            stack.extend(child for child in module._modules.values() if child is not None)
+        return False
 
     def changed(self) -> bool:
         """Whether anything kept differs from the snapshot (training flags included)."""
