@@ -212,10 +212,11 @@ def _analyse(recording: Recording, layout: str | None, select: set[str] | None) 
 def _conflict_notes(analysis: Analysis) -> list[str]:
     """Evidence the settled layout overruled, said aloud when no finding already explains it."""
     notes = []
+    contradicted = analysis.layout.contradicted()  # the same list for every dim: made once
     for vid, roles in analysis.layout.roles.items():
         name = analysis.recording.sources[vid].name
         for dim, role in enumerate(roles):
-            against = [vote for vote in analysis.layout.contradicted() if (vote.vid, vote.dim) == (vid, dim)]
+            against = [vote for vote in contradicted if (vote.vid, vote.dim) == (vid, dim)]
             if against:
                 notes.append(f"conflicting evidence about dim {dim} of {name}, read as {role or 'unknown'}: "
                              f"{describe_votes(against, analysis.recording)}")
