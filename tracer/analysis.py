@@ -26,7 +26,8 @@ from .graph import build_graph, op_node_ids
 from .evidence.layout import Layout, attention_products, describe_votes, gather_votes, prior_layout, settle
 from .evidence.padding import Padding, find_padding
 from .inputs import InputAxes, assign_input_axes
-from .rules import OpFacts, infer
+from .rules import RULES, OpFacts
+from .rules.base import RuleContext, fallback
 from .vocabulary import named_axes
 
 if TYPE_CHECKING:
@@ -126,18 +127,22 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     written = _written(recording, flow)
     params = {vid for vid, source in recording.sources.items() if source.kind == "param"}
     table, known, all_facts, none = analysis.table, analysis.axes, analysis.facts, frozenset()
-    for event in recording.events:  # once per op and pass: `axes_of` and the arguments of `infer` inline
+    for event in recording.events:  # once per op and pass: `axes_of` and `rules.infer` inline
         metas = event.inputs
         inputs = []
         for meta in metas:
             axes = known.get(meta.vid)
             inputs.append(axes if axes else analysis.axes_of(meta))
         of_params = [i for i, meta in enumerate(metas) if meta.vid in params] if params else None
-        outputs, facts = infer(table, event, inputs, products.get(event.index),
-                               bool(metas) and metas[0].vid in written, frozenset(of_params) if of_params else none)
-        all_facts[event.index] = facts
+        facts = all_facts[event.index] = OpFacts()
+        ctx = RuleContext(table, event, inputs, facts, products.get(event.index), bool(metas) and metas[0].vid in written,
+                          frozenset(of_params) if of_params else none)
+        try:
+            outputs = RULES.get(event.op, fallback)(ctx)
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError):
+            outputs = [ctx.fresh(out.shape) for out in event.outputs]  # an unexpected argument form
         for meta, axes in zip(event.outputs, outputs):
-            known[meta.vid] = axes
+            known[meta.vid] = axes if len(axes) == len(meta.shape) else ctx.fresh(meta.shape)
     try:
         analysis.blocks = find_blocks(flow, analysis.table, analysis.axes, analysis.facts)
     except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run

@@ -82,16 +82,20 @@ class Runner:
             self.model.eval()
         self.forwards += 1
         quiet = io.StringIO()  # the model's own prints were shown once, by the recorded pass
-        with torch.random.fork_rng(devices=[]), torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
-            _seed(SEED + seed_offset, self.device)
-            if record:
-                from ..trace import Trace
+        state = torch.get_rng_state()  # what `torch.random.fork_rng(devices=[])` keeps, without its generator
+        try:
+            with torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
+                _seed(SEED + seed_offset, self.device)
+                if record:
+                    from ..trace import Trace
 
-                with Trace(self.model, keep_every_value=True, value_budget_bytes=RECORDING_BUDGET,
-                           mask_budget_bytes=RECORDING_BUDGET) as recorded:
-                    result = self.model(*args, **kwargs)
-                return Run(named_outputs(result), recorded.recording)
-            result = self.model(*args, **kwargs)
+                    with Trace(self.model, keep_every_value=True, value_budget_bytes=RECORDING_BUDGET,
+                               mask_budget_bytes=RECORDING_BUDGET) as recorded:
+                        result = self.model(*args, **kwargs)
+                    return Run(named_outputs(result), recorded.recording)
+                result = self.model(*args, **kwargs)
+        finally:
+            torch.set_rng_state(state)
         return Run(named_outputs(result))
 
 
