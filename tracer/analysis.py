@@ -26,7 +26,8 @@ from .graph import build_graph, op_node_ids
 from .evidence.layout import Layout, attention_products, describe_votes, gather_votes, prior_layout, settle
 from .evidence.padding import Padding, find_padding
 from .inputs import InputAxes, assign_input_axes
-from .rules import OpFacts, infer
+from .rules import RULES, OpFacts
+from .rules.base import RuleContext, fallback
 from .vocabulary import named_axes
 
 if TYPE_CHECKING:
@@ -125,14 +126,23 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
     products = layout.attention_products
     written = _written(recording, flow)
     params = {vid for vid, source in recording.sources.items() if source.kind == "param"}
-    for event in recording.events:
-        inputs = [analysis.axes_of(meta) for meta in event.inputs]
-        outputs, facts = infer(analysis.table, event, inputs, products.get(event.index),
-                               bool(event.inputs) and event.inputs[0].vid in written,
-                               frozenset(i for i, meta in enumerate(event.inputs) if meta.vid in params))
-        analysis.facts[event.index] = facts
+    table, known, all_facts, none = analysis.table, analysis.axes, analysis.facts, frozenset()
+    for event in recording.events:  # once per op and pass: `axes_of` and `rules.infer` inline
+        metas = event.inputs
+        inputs = []
+        for meta in metas:
+            axes = known.get(meta.vid)
+            inputs.append(axes if axes else analysis.axes_of(meta))
+        of_params = [i for i, meta in enumerate(metas) if meta.vid in params] if params else None
+        facts = all_facts[event.index] = OpFacts()
+        ctx = RuleContext(table, event, inputs, facts, products.get(event.index), bool(metas) and metas[0].vid in written,
+                          frozenset(of_params) if of_params else none)
+        try:
+            outputs = RULES.get(event.op, fallback)(ctx)
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError):
+            outputs = [ctx.fresh(out.shape) for out in event.outputs]  # an unexpected argument form
         for meta, axes in zip(event.outputs, outputs):
-            analysis.axes[meta.vid] = axes
+            known[meta.vid] = axes if len(axes) == len(meta.shape) else ctx.fresh(meta.shape)
     try:
         analysis.blocks = find_blocks(flow, analysis.table, analysis.axes, analysis.facts)
     except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
@@ -207,10 +217,11 @@ def _analyse(recording: Recording, layout: str | None, select: set[str] | None) 
 def _conflict_notes(analysis: Analysis) -> list[str]:
     """Evidence the settled layout overruled, said aloud when no finding already explains it."""
     notes = []
+    contradicted = analysis.layout.contradicted()  # the same list for every dim: made once
     for vid, roles in analysis.layout.roles.items():
         name = analysis.recording.sources[vid].name
         for dim, role in enumerate(roles):
-            against = [vote for vote in analysis.layout.contradicted() if (vote.vid, vote.dim) == (vid, dim)]
+            against = [vote for vote in contradicted if (vote.vid, vote.dim) == (vid, dim)]
             if against:
                 notes.append(f"conflicting evidence about dim {dim} of {name}, read as {role or 'unknown'}: "
                              f"{describe_votes(against, analysis.recording)}")

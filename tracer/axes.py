@@ -9,9 +9,10 @@ checks turn into findings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 
 SEQ_LIKE = ("seq", "pos")
+_setattr = object.__setattr__
 # Kinds a position table may meet: a sequence, or a grid (2-D positions of a feature map).
 POSITIONED = ("seq", "spatial")
 # What a position table must not vary along (positional-axis): the batch, the heads, the features.
@@ -24,9 +25,13 @@ KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1",
 MADE_SEQUENCE = "N"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Axis:
-    """The meaning of one dimension. Only the union-find root's record is authoritative."""
+    """The meaning of one dimension. Only the union-find root's record is authoritative.
+
+    Frozen, but made without the generated `__init__`, which sets each of the 12 fields through
+    `object.__setattr__`: the analysis makes hundreds of axes per pass, and that cost 4 µs each.
+    """
 
     kind: str  # batch | seq | pos | spatial | feature | head | merged | mixed | one | unknown
     size: int
@@ -42,11 +47,30 @@ class Axis:
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
 
+    def __init__(self, kind: str, size: int, name: str = "", seq: str | None = None, role: str | None = None,
+                 base: int | None = None, parts: tuple[int, ...] = (), joined: tuple[int, ...] = (),
+                 cut_from: int | None = None, cut_start: int | None = None, origin: int | None = None,
+                 label: str = "") -> None:
+        _setattr(self, "__dict__", {"kind": kind, "size": size, "name": name, "seq": seq, "role": role, "base": base,
+                                    "parts": parts, "joined": joined, "cut_from": cut_from, "cut_start": cut_start,
+                                    "origin": origin, "label": label})
+
+    def replaced(self, **changes) -> "Axis":
+        """`dataclasses.replace(self, **changes)`, without its walk over the fields."""
+        if not changes.keys() <= _AXIS_FIELDS:
+            raise TypeError(f"Axis has no field {sorted(changes.keys() - _AXIS_FIELDS)[0]!r}")
+        made = object.__new__(Axis)
+        _setattr(made, "__dict__", {**self.__dict__, **changes})
+        return made
+
     @property
     def display(self) -> str:
         if self.name:
             return self.name
         return KIND_NAMES.get(self.kind, self.kind)
+
+
+_AXIS_FIELDS = frozenset(item.name for item in fields(Axis))
 
 
 def _respects(parts: tuple[int, ...], sizes: tuple[int, ...]) -> bool:
@@ -85,15 +109,22 @@ class AxisTable:
         return len(self.axes) - 1
 
     def find(self, axis: int) -> int:
-        root = axis
-        while self._parent[root] != root:
-            root = self._parent[root]
-        while self._parent[axis] != root:
-            self._parent[axis], axis = root, self._parent[axis]
+        parent = self._parent
+        root = parent[axis]
+        if root == axis or parent[root] == root:  # a root, or one step from it: most axes
+            return root
+        while parent[root] != root:
+            root = parent[root]
+        while parent[axis] != root:
+            parent[axis], axis = root, parent[axis]
         return root
 
     def get(self, axis: int) -> Axis:
-        return self.axes[self.find(axis)]
+        parent = self._parent
+        root = parent[axis]
+        if root != axis and parent[root] != root:
+            root = self.find(axis)
+        return self.axes[root]
 
     def same(self, a: int, b: int) -> bool:
         return self.find(a) == self.find(b)
@@ -102,7 +133,7 @@ class AxisTable:
         """Give an axis of unknown meaning its meaning (does nothing to a known one)."""
         root = self.find(axis)
         if self.axes[root].kind == "unknown":
-            self.axes[root] = replace(self.axes[root], kind=kind, **attrs)
+            self.axes[root] = self.axes[root].replaced(kind=kind, **attrs)
 
     def base_of(self, axis: int) -> int:
         record = self.get(axis)
@@ -255,7 +286,7 @@ class AxisTable:
                     for key, made in self._memo.items())
         if fused and record.kind == "head" and record.name == "H" and record.size in (2, 3):
             name = "qkv" if record.size == 3 else "kv"
-            self.axes[root] = replace(record, name=name, label=f"{name}: the pieces of a fused projection")
+            self.axes[root] = record.replaced(name=name, label=f"{name}: the pieces of a fused projection")
 
     def merge(self, parts: list[int], event: int) -> int:
         """The axis made by flattening `parts` (in order) into one dimension."""

@@ -26,11 +26,17 @@ class Dataflow:
     @classmethod
     def of(cls, recording: Recording) -> "Dataflow":
         flow = cls(recording)
+        consumers, producer = flow.consumers, flow.producer
         for event in recording.events:
+            index = event.index
             for position, meta in enumerate(event.inputs):
-                flow.consumers.setdefault(meta.vid, []).append((event.index, position))
+                users = consumers.get(meta.vid)
+                if users is None:
+                    consumers[meta.vid] = [(index, position)]
+                else:
+                    users.append((index, position))
             for meta in event.outputs:
-                flow.producer[meta.vid] = event.index
+                producer[meta.vid] = index
         return flow
 
     def made_by(self, vid: int) -> OpEvent | None:

@@ -29,6 +29,10 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: Layout) ->
     sequences = [vid for vid, roles in layout.roles.items() if "seq" in roles]
     for source in recording.sources.values():
         shape = source.meta.shape
+        if source.meta.vid not in layout.roles:  # parameters, buffers, masks: what the loop below makes of them
+            assigned.axes[source.meta.vid] = tuple(table.new("one", 1) if size == 1 else table.new("unknown", size)
+                                                   for size in shape)
+            continue
         roles = layout.roles.get(source.meta.vid, ())
         axes = []
         for dim, size in enumerate(shape):

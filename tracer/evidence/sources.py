@@ -9,6 +9,8 @@ when their values say so.
 
 from __future__ import annotations
 
+import weakref
+
 import torch
 
 from ..events import Recording, Source
@@ -29,12 +31,34 @@ def is_floating(source: Source) -> bool:
     return source.meta.dtype.startswith(("float", "bfloat"))
 
 
+# id(kept value) -> (a weak reference to it, whether it is mask-like): a recording's copies never
+# change, and the analysis and the witnesses ask about each input several times (a few tensor
+# passes each). The reference tells a live value from a dead one whose id was reused.
+_MASK_LIKE: dict[int, tuple[weakref.ref, bool]] = {}
+
+
 def is_mask_like(source: Source, value: torch.Tensor | None) -> bool:
     """A tensor that only describes data: boolean, 0/1, additive 0/-inf, or arange-like ids."""
     if source.meta.dtype == "bool":
         return True
     if value is None or value.numel() == 0 or value.is_complex():
         return False
+    known = _MASK_LIKE.get(id(value))
+    if known is not None and known[0]() is value:
+        return known[1]
+    found = _values_mask_like(value)
+    key = id(value)
+    _MASK_LIKE[key] = (weakref.ref(value, lambda _, key=key: _forget(key)), found)
+    return found
+
+
+def _forget(key: int) -> None:
+    entry = _MASK_LIKE.get(key)
+    if entry is not None and entry[0]() is None:
+        del _MASK_LIKE[key]
+
+
+def _values_mask_like(value: torch.Tensor) -> bool:
     if bool(((value == 0) | (value == 1)).all()):
         return True
     if value.is_floating_point():  # an additive mask: 0 where visible, one very negative value elsewhere

@@ -19,6 +19,8 @@ def infer(table: AxisTable, event: OpEvent, inputs: list[Axes],
           params: frozenset[int] = frozenset()) -> tuple[list[Axes], OpFacts]:
     """Output axes of `event` (one tuple per output) and what the rule learned about it.
 
+    `analysis.infer_axes` runs these steps inline, once per op and pass: a change here goes there too.
+
     `keys_in_rows`: evidence from an earlier pass that this product makes attention scores,
     and on which side its keys are (None when it is not known to). `written`: the first input
     was written in place earlier in the forward pass; `params`: which inputs are parameters.

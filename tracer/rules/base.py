@@ -17,7 +17,7 @@ from ..events import TENSOR_SLOT, OpEvent
 Axes = tuple[int, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class OpFacts:
     """What a rule learned about one op beyond its output axes (read by the block finder)."""
 
@@ -27,7 +27,7 @@ class OpFacts:
     key: int | None = None  # ... and its key axis
 
 
-@dataclass
+@dataclass(slots=True)
 class RuleContext:
     table: AxisTable
     event: OpEvent
@@ -75,25 +75,34 @@ def normalize_dims(dims, ndim: int) -> tuple[int, ...]:
 
 def broadcast_axes(ctx: RuleContext, positions: list[int], out_shape: tuple[int, ...]) -> Axes:
     """Align inputs from the right; axes meeting in one output dimension are unified."""
-    n = len(out_shape)
-    if all(ctx.shape(position) == out_shape for position in positions):  # same shapes: unify dim by dim
-        first = ctx.inputs[positions[0]]
+    metas, inputs, table, index = ctx.event.inputs, ctx.inputs, ctx.table, ctx.event.index
+    shapes = [metas[position].shape for position in positions]
+    for shape in shapes:
+        if shape != out_shape:
+            break
+    else:  # same shapes: unify dim by dim
+        first = inputs[positions[0]]
         for position in positions[1:]:
-            for i, (a, b) in enumerate(zip(first, ctx.inputs[position])):
+            i = 0
+            for a, b in zip(first, inputs[position]):
                 if a != b and out_shape[i] != 1:
-                    ctx.table.unify(a, b, ctx.event.index)
+                    table.unify(a, b, index)
+                i += 1
         return tuple(first)
+    n = len(out_shape)
+    placed = [(shape, n - len(shape), inputs[position]) for position, shape in zip(positions, shapes)]
     result = []
-    for i, size in enumerate(out_shape):
+    i = 0
+    for size in out_shape:
         chosen = None
-        for position in positions:
-            shape = ctx.shape(position)
-            j = i - (n - len(shape))
+        for shape, offset, axes in placed:
+            j = i - offset
             if j < 0 or (shape[j] == 1 and size != 1):
                 continue
-            axis = ctx.inputs[position][j]
-            chosen = axis if chosen is None else (ctx.table.unify(chosen, axis, ctx.event.index) if size != 1 else chosen)
-        result.append(chosen if chosen is not None else ctx.table.new("one" if size == 1 else "unknown", size))
+            axis = axes[j]
+            chosen = axis if chosen is None else (table.unify(chosen, axis, index) if size != 1 else chosen)
+        result.append(chosen if chosen is not None else table.new("one" if size == 1 else "unknown", size))
+        i += 1
     return _outer_roles(ctx, tuple(result))
 
 
@@ -118,30 +127,45 @@ def _outer_roles(ctx: RuleContext, result: Axes) -> Axes:
 
 
 def broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
-    if all(shape == shapes[0] for shape in shapes):  # the common case: no broadcasting at all
-        return shapes[0] if shapes else ()
-    n = max((len(s) for s in shapes), default=0)
+    if not shapes:
+        return ()
+    first = shapes[0]
+    for shape in shapes:
+        if shape != first:
+            break
+    else:  # the common case: no broadcasting at all
+        return first
+    n = max(len(s) for s in shapes)
     out = []
     for i in range(n):
-        sizes = {s[i - (n - len(s))] for s in shapes if i - (n - len(s)) >= 0}
-        sizes.discard(1)
-        if len(sizes) > 1:
-            return None
-        out.append(sizes.pop() if sizes else 1)
+        found = 1
+        for s in shapes:
+            j = i - (n - len(s))
+            if j >= 0 and s[j] != 1:
+                if found != 1 and s[j] != found:
+                    return None
+                found = s[j]
+        out.append(found)
     return tuple(out)
 
 
 def elementwise(ctx: RuleContext) -> list[Axes]:
     positions = list(range(len(ctx.inputs)))
-    return [broadcast_axes(ctx, positions, out.shape) if out.shape == ctx.event.outputs[0].shape
-            else ctx.fresh(out.shape) for out in ctx.event.outputs]
+    outputs = ctx.event.outputs
+    first = outputs[0].shape if outputs else None
+    return [broadcast_axes(ctx, positions, out.shape) if out.shape == first else ctx.fresh(out.shape) for out in outputs]
 
 
 def fallback(ctx: RuleContext) -> list[Axes]:
     """Broadcasting when the shapes say so, unknown axes otherwise."""
-    shapes = [m.shape for m in ctx.event.inputs]
     outputs = ctx.event.outputs
-    if shapes and all(out.shape == (broadcast := broadcast_shape(shapes)) for out in outputs[:1]) and \
-            all(out.shape == broadcast for out in outputs):
-        return elementwise(ctx)
+    if ctx.event.inputs:
+        if not outputs:
+            return []
+        broadcast = broadcast_shape([m.shape for m in ctx.event.inputs])
+        for out in outputs:
+            if out.shape != broadcast:
+                break
+        else:
+            return elementwise(ctx)
     return [ctx.fresh(out.shape) for out in outputs]

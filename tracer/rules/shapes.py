@@ -54,6 +54,9 @@ def reshape_rule(ctx: RuleContext) -> list[Axes]:
         return [ctx.fresh(out_shape)]
     out_axes: dict[int, int] = {}
     for gi, gj in groups:
+        if len(gi) == 1 and len(gj) == 1 and table.get(ctx.inputs[0][in_real[gi[0]]]).size == in_shape[in_real[gi[0]]]:
+            out_axes[out_real[gj[0]]] = ctx.inputs[0][in_real[gi[0]]]  # a dim kept as it is: what the pieces below give
+            continue
         src = [ctx.inputs[0][in_real[i]] for i in gi]
         dst = [out_real[j] for j in gj]
         sizes = _refine([in_shape[in_real[i]] for i in gi], [out_shape[d] for d in dst])
@@ -81,7 +84,7 @@ def reshape_rule(ctx: RuleContext) -> list[Axes]:
             while product < out_shape[d]:
                 run.append(pieces[cursor]); product *= table.get(pieces[cursor][0]).size; cursor += 1
             out_axes[d] = _joined(table, run, out_shape[d], index)
-    return [tuple(out_axes.get(d, table.new("one", 1)) for d in range(len(out_shape)))]
+    return [tuple(out_axes[d] if d in out_axes else table.new("one", 1) for d in range(len(out_shape)))]
 
 
 def _joined(table: AxisTable, run: list[tuple[int, int, bool]], size: int, index: int) -> int:

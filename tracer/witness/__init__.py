@@ -88,17 +88,20 @@ def run_witnesses(model: nn.Module, before: Snapshot | None, analysis,
         return WitnessOutcome(list(analysis.findings))
     root = next((call for call in recording.module_calls if call.parent is None), None)
     args, kwargs = before.arguments  # the user's own objects, as the recorded pass left them
-    after = Snapshot.take(model, tuple(args), kwargs) if before.changed() else before
+    changed = before.changed()
+    after = Snapshot.take(model, tuple(args), kwargs) if changed else before
     try:
-        return _run_all(model, before, analysis, root, outputs)
+        return _run_all(model, before, analysis, root, outputs, changed)
     except Exception as problem:  # noqa: BLE001 - a witness never costs the user the rule findings
         return not_run(analysis.findings, f"{type(problem).__name__}: {problem}")
     finally:
         after.restore()
 
 
-def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs) -> WitnessOutcome:
-    args, kwargs = before.restore()
+def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs, changed: bool = True) -> WitnessOutcome:
+    # what the recorded pass changed put back; when it changed nothing (`before.changed()` just said so,
+    # and nothing ran since), there is nothing to put back, and the first run needs no restore either
+    args, kwargs = before.restore() if changed else (tuple(before.arguments[0]), before.arguments[1])
     inputs = input_tensors(args, kwargs)
     outcome = WitnessOutcome(list(analysis.findings))
     if root is None or len(inputs) != len(root.inputs):
@@ -108,7 +111,7 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs) -> Wit
         outcome.notes.append(NOT_LIVE.format(why="the forward pass writes the model's parameters"))
         return outcome
     facts = gather(analysis, [meta.vid for meta in root.inputs])
-    runner = Runner(model, before, analysis.recording.device)
+    runner = Runner(model, before, analysis.recording.device, restored=True)
     found = plans(facts, inputs)
     repeat = next((plan for plan in found if isinstance(plan, Plan) and plan.kind == "repeat"), None)
     baseline = _baseline(runner, analysis.recording, outputs, repeat)

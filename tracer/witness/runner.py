@@ -35,8 +35,11 @@ class Run:
 
 
 class Runner:
-    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu") -> None:
+    def __init__(self, model: nn.Module, before: Snapshot, device: str = "cpu", restored: bool = False) -> None:
+        """`restored`: the model and arguments are as `before` holds them now (just put back), so the
+        first run needs no restore: a restore of an unchanged model still compares every kept value."""
         self.model, self.before, self.device = model, before, device
+        self.restored = restored
         self.forwards = 0
         self.known: dict[int, Run] = {}  # seed offset -> the unrecorded run of the recorded inputs
 
@@ -69,22 +72,30 @@ class Runner:
                     weight[row] = value
 
     def _run(self, replace: dict[int, torch.Tensor], seed_offset: int, record: bool) -> Run:
-        args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
+        if self.restored:  # nothing ran since the state was put back
+            args, kwargs = tuple(self.before.arguments[0]), self.before.arguments[1]
+            self.restored = False
+        else:
+            args, kwargs = self.before.restore(training=False)  # the flags are eval's until the witnesses end
         args, kwargs = substitute((args, kwargs), replace, [0])
         if not self.before.in_eval():
             self.model.eval()
         self.forwards += 1
         quiet = io.StringIO()  # the model's own prints were shown once, by the recorded pass
-        with torch.random.fork_rng(devices=[]), torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
-            _seed(SEED + seed_offset, self.device)
-            if record:
-                from ..trace import Trace
+        state = torch.get_rng_state()  # what `torch.random.fork_rng(devices=[])` keeps, without its generator
+        try:
+            with torch.no_grad(), redirect_stdout(quiet), redirect_stderr(quiet):
+                _seed(SEED + seed_offset, self.device)
+                if record:
+                    from ..trace import Trace
 
-                with Trace(self.model, keep_every_value=True, value_budget_bytes=RECORDING_BUDGET,
-                           mask_budget_bytes=RECORDING_BUDGET) as recorded:
-                    result = self.model(*args, **kwargs)
-                return Run(named_outputs(result), recorded.recording)
-            result = self.model(*args, **kwargs)
+                    with Trace(self.model, keep_every_value=True, value_budget_bytes=RECORDING_BUDGET,
+                               mask_budget_bytes=RECORDING_BUDGET) as recorded:
+                        result = self.model(*args, **kwargs)
+                    return Run(named_outputs(result), recorded.recording)
+                result = self.model(*args, **kwargs)
+        finally:
+            torch.set_rng_state(state)
         return Run(named_outputs(result))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import operator
 import types
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +35,20 @@ _OPAQUE = (nn.Module, type, types.FunctionType, types.MethodType, types.ModuleTy
 
 
 def _state_names(module: nn.Module) -> list[str]:
-    return [name for name in vars(module) if name[:1] != "_" and name not in _MACHINERY]
+    keys = tuple(vars(module))
+    names = _NAMES.get(keys)
+    if names is None:
+        if len(_NAMES) > 4096:  # attribute names made on the fly: no unbounded growth
+            _NAMES.clear()
+        names = _NAMES[keys] = tuple(name for name in keys if name[:1] != "_" and name not in _MACHINERY)
+    return list(names)
 
 
-@dataclass(eq=False)
+# a module's attribute names, in order -> its state names among them: modules of one class share them
+_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+@dataclass(eq=False, slots=True)
 class Saved:
     """One value as it was: the object itself and, for mutable ones, what it held."""
 
@@ -121,10 +132,13 @@ def _mark(value: Any) -> Any:
 
 def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Saved:
     seen = {} if seen is None else seen
-    if id(value) in seen:
-        return seen[id(value)]
+    saved = seen.get(id(value))
+    if saved is not None:
+        return saved
     saved = Saved(value)
     seen[id(value)] = saved
+    if type(value) in _ATOMIC:  # most module attributes (sizes, flags, names): nothing to hold
+        return saved
     if isinstance(value, torch.Tensor):
         # a tensor whose elements share memory (an `expand`ed one) cannot be written in place, by the
         # forward or by us: the object itself is all there is to keep (an attribute rebound is put back)
@@ -142,6 +156,9 @@ def save(value: Any, depth: int = 0, seen: dict[int, Saved] | None = None) -> Sa
     return saved
 
 
+_ATOMIC = frozenset({int, float, bool, str, bytes, complex, type(None)})
+
+
 def _overlaps(tensor: torch.Tensor) -> bool:
     """Whether some elements of the tensor are one memory location (a stride 0 over a dim of size > 1)."""
     return any(stride == 0 and size > 1 for stride, size in zip(tensor.stride(), tensor.shape))
@@ -155,6 +172,8 @@ class Snapshot:
     kept: list[Saved] = field(default_factory=list)  # every saved value that can change in place
     arguments: tuple[list, dict[str, Any]] = field(default_factory=lambda: ([], {}))
     versions: dict[int, int] = field(default_factory=dict)  # id(parameter) -> its version counter
+    _bulk: "_Bulk | None" = field(default=None, repr=False, compare=False)  # `_all_unchanged`'s view of the marks
+    _plain_modules: list[nn.Module] | None = field(default=None, repr=False, compare=False)  # for `in_eval`
 
     @classmethod
     def take(cls, model: nn.Module, args: tuple, kwargs: dict[str, Any]) -> "Snapshot":
@@ -178,20 +197,37 @@ class Snapshot:
         return snapshot
 
     def parameters_changed(self, model: nn.Module) -> bool:
-        """Whether a forward pass wrote a parameter in place (that cannot be put back)."""
-        return any(self.versions.get(id(parameter)) != parameter._version for parameter in model.parameters())
+        """Whether a forward pass wrote a parameter in place (that cannot be put back): every parameter
+        `model.parameters()` gives, read off the module tree directly (its generators cost more than the check)."""
+        versions, seen, stack = self.versions, set(), [model]
+        while stack:
+            module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            for parameter in module._parameters.values():
+                if parameter is not None and versions.get(id(parameter)) != parameter._version:
+                    return True
+            stack.extend(child for child in module._modules.values() if child is not None)
+        return False
 
     def changed(self) -> bool:
         """Whether anything kept differs from the snapshot (training flags included)."""
-        return any(module.training != training for module, training in self.modules) or \
-            not all(saved.unchanged() for saved in self.kept)
+        if any(module.training != training for module, training in self.modules):
+            return True
+        if self._all_unchanged():
+            return False
+        self._bulk = None  # `unchanged` may move a mark
+        return not all(saved.unchanged() for saved in self.kept)
 
     def restore(self, training: bool = True) -> tuple[tuple, dict[str, Any]]:
         """Put back what changed of every buffer, attribute and argument (`training`: and each module's
         training flag); returns the arguments to run with."""
-        for saved in self.kept:
-            if not saved.unchanged():
-                saved.put_back()
+        if not self._all_unchanged():
+            self._bulk = None  # a put back or `unchanged` moves marks
+            for saved in self.kept:
+                if not saved.unchanged():
+                    saved.put_back()
         if training:
             for module, flag in self.modules:
                 if module.training != flag:
@@ -199,9 +235,60 @@ class Snapshot:
         args, kwargs = self.arguments
         return tuple(args), kwargs
 
+    def _all_unchanged(self) -> bool:
+        """True when every kept container and object holds, by identity, what its mark says (so each
+        `Saved.unchanged` would say so at its first test) and every tensor and list is unchanged: the
+        common case, checked in a few passes over all containers at once instead of one call each.
+        False means only "ask each one"."""
+        bulk = self._bulk
+        if bulk is None:
+            bulk = self._bulk = _Bulk.of(self.kept)
+        current = bulk.dicts + list(map(vars, bulk.objects))
+        return list(map(len, current)) == bulk.lengths and \
+            all(map(operator.is_, chain.from_iterable(current), bulk.keys)) and \
+            all(map(operator.is_, chain.from_iterable(map(_values, current)), bulk.values)) and \
+            all(saved.unchanged() for saved in bulk.others)
+
     def in_eval(self) -> bool:
         """Whether every module is in eval mode now."""
-        return not any(module.training for module, _ in self.modules)
+        if self._plain_modules is None:
+            self._plain_modules = [module for module, _ in self.modules]
+        return not any(map(_training, self._plain_modules))
+
+
+_values = operator.methodcaller("values")
+_training = operator.attrgetter("training")
+
+
+@dataclass
+class _Bulk:
+    """The marks of a snapshot's kept containers and objects, flattened: their items (keys, and values) in
+    kept order, so that one identity pass over all of them tells whether any changed."""
+
+    dicts: list[dict]
+    objects: list[Any]  # their attribute dicts are compared (read anew each time: `vars`)
+    lengths: list[int]  # of the dicts, then of the objects' attribute dicts
+    keys: tuple
+    values: tuple
+    others: list[Saved]  # tensors and lists: asked one by one
+
+    @classmethod
+    def of(cls, kept: list[Saved]) -> "_Bulk":
+        dicts, objects, dict_marks, object_marks, others = [], [], [], [], []
+        for saved in kept:
+            value = saved.original
+            if isinstance(value, (torch.Tensor, list)):
+                others.append(saved)
+            elif isinstance(value, dict):
+                dicts.append(value)
+                dict_marks.append(saved.mark)
+            else:
+                objects.append(value)
+                object_marks.append(saved.mark)
+        marks = dict_marks + object_marks
+        return cls(dicts, objects, [len(keys) for keys, _ in marks],
+                   tuple(chain.from_iterable(keys for keys, _ in marks)),
+                   tuple(chain.from_iterable(values for _, values in marks)), others)
 
 
 def take_snapshot(model: nn.Module, args: tuple, kwargs: dict[str, Any]) -> Snapshot | None:
