@@ -228,7 +228,7 @@ class AxisTable:
             return
         starts = {second.cut_start, *second.also_starts, *first.also_starts} - {first.cut_start}
         if starts:
-            self.axes[ra] = replace(first, also_starts=tuple(sorted(starts)))
+            self.axes[ra] = first.replaced(also_starts=tuple(sorted(starts)))
 
     # ---------------------------------------------------------------- derived axes
     def role_copy(self, axis: int, role: str, event: int) -> int:
