@@ -629,3 +629,13 @@ def _times(scale: float | None, factor: float | None) -> float | None:
 
 def find_blocks(flow: Dataflow, table: AxisTable, axes: dict[int, tuple[int, ...]], facts: dict[int, OpFacts]) -> list[AttentionBlock]:
     return BlockFinder(flow, table, axes, facts).find()
+
+
+def attended_pairs(table: AxisTable, blocks: list[AttentionBlock]) -> set[frozenset]:
+    """Pairs of sequences one attends to the other: the model itself treats them as different."""
+    pairs = set()
+    for block in blocks:
+        seqs = {table.sequence_of(axis) for axis in block.table_axes if table.get(axis).role}
+        if len(seqs) == 2 and None not in seqs:
+            pairs.add(frozenset(seqs))
+    return pairs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..blocks import attended_pairs
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
@@ -15,7 +16,7 @@ class AxisMismatch(Check):
 
     def run(self, analysis) -> Iterable[Finding]:
         table = analysis.table
-        apart = attended_pairs(analysis)
+        apart = attended_pairs(table, analysis.blocks)
         for conflict in table.conflicts:
             pair = frozenset((table.sequence_of(conflict.first), table.sequence_of(conflict.second)))
             if conflict.reason == "sequences" and pair not in apart:
@@ -47,16 +48,6 @@ ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "where", "maximum", "minimu
 def _batch_meets_positions(table, first: int, second: int) -> bool:
     kinds = {table.get(first).kind, table.get(second).kind}
     return "batch" in kinds and bool(kinds & {"seq", "pos"})
-
-
-def attended_pairs(analysis) -> set[frozenset]:
-    """Pairs of sequences one attends to the other: the model itself treats them as different."""
-    table, pairs = analysis.table, set()
-    for block in analysis.blocks:
-        seqs = {table.sequence_of(axis) for axis in block.table_axes if table.get(axis).role}
-        if len(seqs) == 2 and None not in seqs:
-            pairs.add(frozenset(seqs))
-    return pairs
 
 
 def _operands_built(analysis, event, axes: tuple[int, int]) -> tuple:

@@ -21,7 +21,7 @@ from ..blocks import MaskUse
 from ..evidence.provenance import built_before, construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
-from .patterns import (BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of,
+from ..evidence.masks import (BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of,
                        undirected)
 
 
@@ -91,7 +91,7 @@ def _predicts_its_tokens(analysis) -> bool:
 
 
 def _undirected(visible: torch.Tensor, real_queries: torch.Tensor, offset: int) -> bool:
-    """Whether the mask has no direction (`patterns.undirected`): then it is no causal mask at all."""
+    """Whether the mask has no direction (`evidence.masks.undirected`): then it is no causal mask at all."""
     size_q, size_k = visible.shape[-2:]
     if offset != 0 or size_q != size_k:
         return False

@@ -18,7 +18,7 @@ import torch
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import KEY, batch_dims_of, hidden_union, masks_before, padded_queries, pattern_of, rest_holds_positions
+from ..evidence.masks import KEY, batch_dims_of, hidden_union, masks_before, padded_queries, pattern_of, rest_holds_positions
 from .row_reach import rows_reach_output
 
 

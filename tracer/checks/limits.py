@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .patterns import masks_before
+from ..evidence.masks import masks_before
 
 MASK_CHECKS = ("mask-axis", "mask-polarity", "causal-leak", "causal-diagonal", "fully-masked-row")
 RAISE = "value budget; raise it with --value-budget"

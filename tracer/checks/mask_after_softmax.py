@@ -8,7 +8,7 @@ from ..findings import Finding
 from .base import Check
 import torch
 
-from .patterns import hidden_union, masks_before, pattern_of
+from ..evidence.masks import hidden_union, masks_before, pattern_of
 
 
 class MaskAfterSoftmax(Check):

@@ -15,7 +15,7 @@ from ..evidence.provenance import construction, laid_out
 from ..findings import Finding
 from .base import Check
 from .mask_parts import mask_parts
-from .patterns import BATCH, KEY, QUERY, REST, masks_before, pattern_of, rest_only_heads, varies
+from ..evidence.masks import BATCH, KEY, QUERY, REST, masks_before, pattern_of, rest_only_heads, varies
 
 HINT = "broadcast a (B, Tk) padding mask as mask[:, None, None, :] against (B, H, Tq, Tk)"
 

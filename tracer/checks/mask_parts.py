@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ..blocks import AttentionBlock, MaskUse
-from .patterns import KEY, QUERY, placement_of, varies
+from ..evidence.masks import KEY, QUERY, placement_of, varies
 
 COMBINERS = frozenset({
     "logical_and", "logical_or", "logical_and_bitwise", "logical_or_bitwise", "bitwise_and", "bitwise_or",

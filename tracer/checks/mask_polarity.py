@@ -17,7 +17,7 @@ from ..evidence.padding import image_border, image_padding, runs_at_an_end
 from ..evidence.provenance import construction
 from ..findings import Finding
 from .base import Check
-from .patterns import QUERY, REST, masks_before, pattern_of
+from ..evidence.masks import QUERY, REST, masks_before, pattern_of
 
 # The fix, in the terms of how the mask was applied.
 HINTS = {

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..blocks import AttentionBlock, MaskUse
-from ..checks.patterns import pattern_of
+from ..evidence.masks import pattern_of
 
 if TYPE_CHECKING:
     from ..analysis import Analysis

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import torch
 
-from ..blocks import AttentionBlock
+from ..blocks import AttentionBlock, attended_pairs
+from ..evidence.masks import masks_before, pattern_of, undirected
 from ..evidence.padding import image_pad_reading, source_behind
 from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 from .documents import Documents, find_documents
@@ -104,9 +105,7 @@ def _aligned_sequences(analysis) -> dict[int, frozenset[int]]:
     """Sequences of one length that the model combines position by position and never attends one to
     the other (a decision transformer's returns, states and timesteps): one set of positions under
     several names, by table root. The axis-mismatch check reads such pairs as aligned by construction too."""
-    from ..checks.axis_mismatch import attended_pairs
-
-    table, apart = analysis.table, attended_pairs(analysis)
+    table, apart = analysis.table, attended_pairs(analysis.table, analysis.blocks)
     groups: dict[int, set[int]] = {}
     for conflict in table.conflicts:
         first, second = conflict.first, conflict.second
@@ -218,7 +217,6 @@ def _is_mask_input(analysis, vid: int) -> bool:
 def _causal_sequences(analysis, facts: Facts) -> dict[str, int]:
     """Sequences some attention reads causally (a mask that follows the query, or `is_causal`), each
     with the last row of its bidirectional prefix (0 when it has none): a cut before it is no test."""
-    from ..checks.patterns import masks_before, pattern_of
 
     found: dict[str, int] = {}
     for block in analysis.blocks:
@@ -393,7 +391,6 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
     window: not a symmetric one) after a prefix of alike rows (a prefix LM's, whatever they see),
     the last row of that prefix, the longest over the samples (0 when it has none); None for any
     other mask."""
-    from ..checks.patterns import undirected
 
     prefixes = []
     for table in visible.reshape(-1, *visible.shape[-2:]):
