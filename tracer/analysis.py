@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 VIEWS = frozenset({"getitem", "view", "reshape", "transpose", "permute", "narrow", "select", "unsqueeze",
                    "squeeze", "expand", "flatten", "unflatten", "movedim", "t"})  # share their input's storage
 DTYPE_BYTES = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "bool": 1}
+# A submission that computed no attention passes every attention check vacuously; say so, so that
+# "no findings" on an attention exercise is not read as a pass (issue 20).
+NO_ATTENTION = ("no attention block found: the forward pass computed no attention weights (no softmax over "
+                "query-key scores, no scaled_dot_product_attention or nn.MultiheadAttention), so no attention "
+                "check had anything to check")
 MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved them again
 
 
@@ -206,6 +211,8 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
     analysis = settled_analysis(recording, layout)
     analysis.padding = find_padding(analysis)
+    if not analysis.blocks and not recording.error:  # a pass that raised has its shape-error to say why
+        analysis.notes.append(NO_ATTENTION)
     analysis.findings = folded(merge_repeats(run_checks(analysis, select=select), analysis.module_types()))
     if not any(finding.severity == "error" for finding in analysis.findings):
         analysis.notes += _conflict_notes(analysis)

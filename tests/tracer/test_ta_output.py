@@ -17,7 +17,7 @@ from torch import nn
 
 import tracer
 from tracer.cli import main
-from tracer.commands.common import NO_ATTENTION
+from tracer.analysis import NO_ATTENTION
 
 LINEAR = """
 import os
@@ -141,6 +141,19 @@ def test_a_submission_without_attention_says_so(tmp_path: Path, capfd: pytest.Ca
     assert NO_ATTENTION in with_none["notes"] and NO_ATTENTION not in with_one.get("notes", [])
     status, out, _ = run(capfd, "check", linear, attention)
     assert out.splitlines()[-1] == "2 submissions: 2 clean (1 with no attention block)"
+
+
+def test_the_python_api_says_it_too() -> None:
+    """`tracer.check` in a notebook or a course's own tests: the same note as the command line."""
+    import torch
+
+    import tracer
+
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU()).eval()
+    assert NO_ATTENTION in tracer.check(model, torch.randn(2, 4)).notes
+    attention = torch.nn.MultiheadAttention(4, 1, batch_first=True).eval()
+    x = torch.randn(2, 3, 4)
+    assert NO_ATTENTION not in tracer.check(attention, x, x, x).notes
 
 
 def test_a_forward_that_raised_before_its_attention_gets_no_such_note(tmp_path: Path,

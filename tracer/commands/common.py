@@ -94,22 +94,6 @@ def note(message: str) -> None:
     print(f"attnscope: note: {message}", file=sys.stderr, flush=True)
 
 
-# A submission that computed no attention passes every attention check vacuously; say so, so that
-# "no findings" on an attention exercise is not read as a pass (issue 20).
-NO_ATTENTION = ("no attention block found: the forward pass computed no attention weights (no softmax over "
-                "query-key scores, no scaled_dot_product_attention or nn.MultiheadAttention), so no attention "
-                "check had anything to check")
-
-
-def noted_no_attention(report: Report, recorded: Trace) -> Report:
-    """`report` with the `NO_ATTENTION` note when its forward pass ran to its end without an attention
-    block (a pass that raised has its shape-error to explain what it did not reach)."""
-    if report.summary.get("attention_blocks", 0) == 0 and not recorded.recording.error \
-            and NO_ATTENTION not in report.notes:
-        report.notes.append(NO_ATTENTION)
-    return report
-
-
 def is_recording_path(spec: str) -> bool:
     """Whether a command-line target names a saved recording rather than code to run."""
     return spec.endswith(RECORDING_SUFFIX)
@@ -123,7 +107,6 @@ def trace_target(
 
     A saved recording (`run.attntrace`) is read instead of run, so `device` does not apply.
     `torch.compile` hands back what it was given while the target builds, as under `run`.
-    A pass that met no attention block says so in a note (`NO_ATTENTION`).
     Raises `TargetError` when the target cannot be loaded. Callers wrap this in
     `targets.isolated()` so that each target runs in its own clean state.
     """
@@ -134,7 +117,7 @@ def trace_target(
 
         recorded = load(spec, layout=layout)
         recorded.analysis.notes.append(NOT_LIVE.format(why="a saved recording has no model to run again"))
-        return noted_no_attention(report_of(recorded, spec), recorded), recorded
+        return report_of(recorded, spec), recorded
     import torch
 
     from ..compiled import uncompiled
@@ -155,7 +138,7 @@ def trace_target(
     if notes:
         recorded.recording.notes[:0] = [note for note in notes if note not in recorded.recording.notes]
         report = report_of(recorded, spec)
-    return noted_no_attention(report, recorded), recorded
+    return report, recorded
 
 
 # ----------------------------------------------------------------------------- a target's own output

@@ -51,7 +51,7 @@ def verdict_counts(counts: Counter[str], clean_without_attention: int = 0) -> st
 
 def without_attention(result: dict[str, Any]) -> bool:
     """Whether a checked target's report notes that its forward pass met no attention block."""
-    from ..commands.common import NO_ATTENTION
+    from ..analysis import NO_ATTENTION
 
     return NO_ATTENTION in result.get("notes", ())
 
