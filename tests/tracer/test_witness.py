@@ -37,6 +37,7 @@ def _bug_line(name: str) -> int:
     ("causal_leak_ssm_centred_conv", "causal-leak", "causal"),
     ("batch_leak_packed_documents_causal_only", "batch-leak", "batch"),  # a packed document is a sample
     ("positional_axis_packed_positions_not_reset", "positional-axis", "batch"),  # the document run alone differs
+    ("batch_leak_beam_rows_without_offset", "batch-leak", "batch"),  # rows it chose itself
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -76,6 +77,16 @@ def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str
     report, _ = check_entry(catalogue()[name])
     assert [f for f in report.findings if f.severity != "info"] == []
     assert set(report.summary["witnesses"]["ran"]) == kinds
+
+
+def test_rows_the_caller_picks_are_not_judged_and_the_report_says_so() -> None:
+    """A cache reordered by beam rows given to the forward: samples read each other where the
+    caller said; the batch witness says it cannot judge that instead of reporting a leak."""
+    report, _ = check_entry(catalogue()["ok_beam_cache_reordered_by_given_rows"])
+    assert [f for f in report.findings if f.severity != "info"] == []
+    assert "batch" not in report.summary["witnesses"]["ran"]
+    assert any(note.startswith("batch witness not judged") and "beam_rows" in note and "line 39" in note
+               for note in report.notes)
 
 
 def test_a_rule_finding_gains_the_witness_as_its_proof_in_json_and_text(capsys) -> None:

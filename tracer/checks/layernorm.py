@@ -60,13 +60,24 @@ def centrings(analysis) -> Iterator[Centring]:
     for event in analysis.recording.ops("sub"):
         if len(event.inputs) != 2 or not event.outputs:
             continue
-        mean = average(analysis, flow.made_by(event.inputs[1].vid))
+        mean = average(analysis, _made_through_copies(flow, event.inputs[1].vid))
         if mean is None or mean.source_vid != event.inputs[0].vid or mean.divisor not in (None, mean.count):
             continue
         centred = event.outputs[0].vid
         if not any(user.op in ("div", "mul", "pow", "square") for user, _ in flow.users(centred)):
             continue
         yield Centring(mean.event, event.index, event.inputs[0].vid, centred, mean.dims)
+
+
+COPIES = frozenset({"detach", "clone", "contiguous"})  # the same numbers: a statistic kept with `.detach()` (RevIN)
+
+
+def _made_through_copies(flow, vid: int, steps: int = 3):
+    """The op that made `vid`'s numbers, looking back through plain copies of them."""
+    made = flow.made_by(vid)
+    while steps and made is not None and made.op in COPIES and made.inputs:
+        made, steps = flow.made_by(made.inputs[0].vid), steps - 1
+    return made
 
 
 def squared(analysis, vid: int) -> Iterator:

@@ -2,7 +2,11 @@
 
 In a model without attention, a norm over the features and the positions together is a
 per-example normalization (what GroupNorm(1, C) computes in conv nets), not a Transformer's
-misplaced LayerNorm, and is left alone; statistics across the batch are wrong everywhere.
+misplaced LayerNorm, and is left alone; so are statistics over the positions of a model input
+itself, before any layer has read it: a per-sample standardization of the signal (RevIN's
+instance norm of a look-back window, a speech front end's per-utterance CMVN), whose harms
+under padding or causality are the witnesses' to prove. Statistics across the batch are
+wrong everywhere.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..axes import SEQ_LIKE
+from ..evidence.padding import source_behind
 from ..evidence.provenance import module_definition
 from ..findings import Finding
 from .base import Check
@@ -53,13 +58,30 @@ class LayerNormAxis(Check):
             all(table.get(a).kind != "batch" for a in wrong)
         if whole_example and not analysis.blocks:
             return  # features and positions together in a model without attention: a per-example norm (GroupNorm(1))
+        if wrong and all(table.get(a).kind != "batch" for a in wrong) and _input_itself(analysis, source) and \
+                _attends_elsewhere(analysis, wrong):
+            return  # a standardization of the input signal over its positions, per sample
         if wrong:
             names = ", ".join(table.describe(a) for a in normalized)
             yield self.at(
                 analysis, index,
                 f"layer-norm statistics are taken over [{names}] of [{analysis.describe(source)}]: "
-                f"{', '.join(table.describe(a) for a in wrong)} is not the feature axis, so tokens "
+                f"{', '.join(table.describe(a) for a in wrong)} {'is not the feature axis' if len(wrong) == 1 else 'are not feature axes'}, so tokens "
                 "(or samples) leak into each other's statistics",
                 hint="normalize over the last (feature) axis only: nn.LayerNorm(d_model), mean(dim=-1, keepdim=True)",
                 related=module_definition(analysis, module, "the norm made here") if module else (),
             )
+
+
+def _input_itself(analysis, source) -> bool:
+    """Whether `source` is a model input as given (or a view or cast of one): no layer has read it yet."""
+    found = source_behind(analysis, source.vid)
+    return found is not None and found.kind == "input"
+
+
+def _attends_elsewhere(analysis, positions: list[int]) -> bool:
+    """Whether the model attends, and never over these positions themselves (it attends over patches
+    cut from them, or frames a front end made): the normalized input is a signal, not its tokens."""
+    table = analysis.table
+    attended = {table.find(table.base_of(block.key_axis)) for block in analysis.blocks if block.key_axis is not None}
+    return bool(attended) and all(table.find(table.base_of(axis)) not in attended for axis in positions)

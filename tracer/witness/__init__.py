@@ -40,7 +40,7 @@ from .plans import Plan, Skipped, plans
 from .regions import protected_cells, witnessed
 from .runner import Run, Runner, draws_random, identical, input_tensors
 from .state import Snapshot, take_snapshot
-from .verdict import confirm_or_report, makes_positions, mask_use_at
+from .verdict import confirm_or_report, makes_positions, mask_use_at, rows_picked_by_caller
 
 __all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
 
@@ -202,6 +202,15 @@ def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, 
             return
         outcome.ran.append(plan.kind)
         move, words = localized.move, _inside_words(where, localized)
+    picked_by = rows_picked_by_caller(where, localized.event) if plan.kind == "batch" and localized else None
+    if picked_by is not None:
+        event = where.recording.events[localized.event]
+        outcome.ran = [kind for kind in outcome.ran if kind != plan.kind]
+        outcome.skipped[plan.kind] = (f"the model moves state between samples by the rows {picked_by} picks "
+                                      f"(the {event.op} at line {event.line}): which sample may read which is "
+                                      f"the caller's to say")
+        outcome.notes.append(f"{plan.kind} witness not judged: {outcome.skipped[plan.kind]}")
+        return
     witness = Witness(WITNESS_KIND.get(plan.kind, plan.kind), plan.changed, words, round(move.by, 6))
     outcome.findings = confirm_or_report(where, plan.kind, witness, localized, outcome.findings, same)
 

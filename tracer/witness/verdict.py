@@ -15,6 +15,7 @@ from torch import nn
 
 from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
 from ..findings import Finding, Witness
+from ..evidence.padding import source_behind
 from .localize import VIEW_DEPTH, Localized
 
 # The codes whose claimed harm each witness observes.
@@ -174,6 +175,26 @@ def _library_module_made(analysis, path: str) -> tuple:
     if not isinstance(module, type):
         return ()
     return module_definition(analysis, path, f"the {type_name} made here (with the arguments it runs with)")
+
+
+ROW_PICKS = {"index_select": (1, 2), "gather": (1, 2), "take_along_dim": (2, 1)}  # op -> (dim, index) positions
+
+
+def rows_picked_by_caller(analysis, index: int) -> str | None:
+    """The input whose indices choose the batch rows op `index` reads (a beam search's
+    `cache.index_select(0, beam_idx)` with `beam_idx` given to the forward), or None. Samples
+    exchanging state there do so where the caller said: no leak the model makes."""
+    event = analysis.recording.events[index]
+    positions = ROW_PICKS.get(event.op)
+    if positions is None or not event.inputs:
+        return None
+    dim, picks = event.arg(positions[0], "dim"), event.tensor_arg(positions[1], "index")
+    axes = analysis.axes_of(event.inputs[0])
+    if not isinstance(dim, int) or picks is None or not -len(axes) <= dim < len(axes) or \
+            analysis.table.get(axes[dim]).kind != "batch":
+        return None
+    source = source_behind(analysis, picks.vid)
+    return source.name if source is not None and source.kind == "input" else None
 
 
 def makes_positions(analysis, index: int) -> bool:
