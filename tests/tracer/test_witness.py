@@ -38,6 +38,7 @@ def _bug_line(name: str) -> int:
     ("batch_leak_packed_documents_causal_only", "batch-leak", "batch"),  # a packed document is a sample
     ("positional_axis_packed_positions_not_reset", "positional-axis", "batch"),  # the document run alone differs
     ("batch_leak_beam_rows_without_offset", "batch-leak", "batch"),  # rows it chose itself
+    ("batch_leak_embeddings_normalized_over_batch", "batch-leak", "batch"),  # beside a batch x batch table
 ])
 def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code: str, kind: str) -> None:
     errors, _ = _errors(name)
@@ -72,6 +73,7 @@ def test_no_rule_sees_these_without_a_witness(name: str) -> None:
     ("ok_modality_ids_joint_attention", {"repeat", "batch"}),  # ids compared with one value: no documents
     ("ok_packed_positions_restarted", {"repeat", "batch", "documents", "causal", "alone"}),
     ("ok_left_padded_fixed_window", {"repeat", "batch", "padding", "causal", "alone"}),  # positions by design
+    ("ok_dual_encoder_in_batch_logits", {"repeat", "batch"}),  # the embeddings judged, the (B, B) table not
 ])
 def test_the_correct_twins_pass_every_witness_that_ran(name: str, kinds: set[str]) -> None:
     report, _ = check_entry(catalogue()[name])

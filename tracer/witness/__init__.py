@@ -178,6 +178,9 @@ def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, 
     first = runner.run(plan.baseline) if plan.baseline else baseline
     second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, rows=plan.rows)
     found = _largest_move(analysis, plan, first, second)
+    if found is None and plan.unjudged:  # the outputs left are tables of samples against samples: not judged inside
+        outcome.skipped.setdefault(plan.kind, "the model compares samples with each other (a batch × batch table)")
+        return
     if found is None and plan.kind not in INSIDE:
         outcome.skipped.setdefault(plan.kind, "no output has the axes this witness protects")
         return
@@ -233,7 +236,7 @@ def _largest_move(analysis, plan: Plan, first: Run, second: Run) -> tuple[Move |
     outputs = analysis.recording.outputs
     judged, best = 0, None
     for position, ((name, before), (_, after)) in enumerate(zip(first.outputs, second.outputs)):
-        if position >= len(outputs) or tuple(outputs[position].shape) != tuple(before.shape):
+        if position >= len(outputs) or tuple(outputs[position].shape) != tuple(before.shape) or position in plan.unjudged:
             continue
         meta = outputs[position]
         cells = protected_cells(analysis.table, analysis.axes_of(meta), meta.shape, plan.region, output=True)

@@ -52,7 +52,8 @@ class Facts:
     unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
     sample_masks: dict[int, int] = field(default_factory=dict)  # mask input position -> its batch dim
     pad_rows: dict[str, tuple[str, int]] = field(default_factory=dict)  # sequence -> (embedding weight, pad id)
-    compares_samples: bool = False
+    outputs: int = 0  # how many outputs the forward returned
+    compared_outputs: frozenset[int] | None = None  # outputs made from a table of samples against samples
     aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
     image_padding: ImagePadding | None = None
     documents: Documents | None = None
@@ -95,7 +96,8 @@ def gather(analysis, positions: list[int]) -> Facts:
     facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
                     or _causal_by_construction(analysis, facts) or _declared_causal(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
-    facts.compares_samples = _compares_samples(analysis)
+    facts.outputs = len(recording.outputs)
+    facts.compared_outputs = _compared_outputs(analysis)
     facts.aligned = _aligned_sequences(analysis)
     facts.sample_masks = _sample_masks(analysis, positions)
     return facts
@@ -455,14 +457,26 @@ def _mask_ancestors(analysis) -> set[int]:
     return seen
 
 
-def _compares_samples(analysis) -> bool:
-    """Whether some value has two batch dims: a table of samples against samples (CLIP's logits)."""
-    table = analysis.table
-    for event in analysis.recording.events:
+def _compared_outputs(analysis) -> frozenset[int] | None:
+    """The positions of the outputs computed from a table of samples against samples (CLIP's logits,
+    a loss over them), which couple samples by design; None when the model makes no such table.
+    The other outputs (each sample's own embedding) must still depend on their own sample only."""
+    table, flow, recording = analysis.table, analysis.flow, analysis.recording
+    tables = []
+    for event in recording.events:
         for meta in event.outputs:
             batch = [a for a, size in zip(analysis.axes_of(meta), meta.shape)
                      if size > 1 and table.get(a).kind == "batch" and not table.get(a).parts
                      and table.get(a).base is None]  # not two factors of one batch
             if len(batch) >= 2:
-                return True
-    return False
+                tables.append(meta.vid)
+    if not tables:
+        return None
+    downstream, frontier = set(tables), list(tables)
+    while frontier:
+        for user, _ in flow.users(frontier.pop()):
+            for made in user.outputs:
+                if made.vid not in downstream:
+                    downstream.add(made.vid)
+                    frontier.append(made.vid)
+    return frozenset(position for position, meta in enumerate(recording.outputs) if meta.vid in downstream)

@@ -28,6 +28,7 @@ class Plan:
     baseline: dict[int, torch.Tensor] = field(default_factory=dict)  # replacements of both runs (self-padding)
     rows: dict[str, int] = field(default_factory=dict)  # parameter -> a row the changed run redraws (a pad embedding)
     seed_offset: int = 0  # the repeat witness: the same inputs under another random state
+    unjudged: frozenset[int] = frozenset()  # positions of outputs this witness leaves alone (they couple samples)
 
 
 @dataclass
@@ -55,7 +56,8 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     size = inputs[placed[0][0]].shape[placed[0][1].batch]
     if size < 2:
         return Skipped("batch", "one sample")
-    if facts.compares_samples:
+    compared = facts.compared_outputs or frozenset()
+    if facts.compared_outputs is not None and len(compared) >= facts.outputs:
         return Skipped("batch", "the model compares samples with each other (a batch × batch table)")
     sample = 0  # the first: a sum or count accumulated over the batch (cumsum(0)) reaches every later sample
     replace = {}
@@ -73,7 +75,7 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     named = [facts.names[position] for position in replace]
     names = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     return Plan("batch", Region("batch", sizes=frozenset({size}), sample=sample), f"sample {sample} of {names}",
-                replace)
+                replace, unjudged=compared)
 
 
 def _padding(facts: Facts, inputs: list[torch.Tensor]):
