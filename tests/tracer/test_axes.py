@@ -163,3 +163,19 @@ def test_the_size_3_axis_of_a_fused_qkv_is_named_qkv_not_heads():
         assert names(t, "softmax") == ["B", "H", "Tq", "Tk"]
     loop = traced(PerHeadLoop(), torch.randn(2, 5, 12))
     assert names(loop, "view") == ["B", "T", "H", "dh"]
+
+
+def test_a_sliding_window_over_the_positions_keeps_the_batch_and_makes_windows():
+    """`x.unfold(dim, size, step)` (a time series cut into patches): the batch stays the batch,
+    the positions become windows, and each window's entries are a new last dim."""
+    class Patches(nn.Module):
+        def forward(self, x):  # (B, T, C) -> (B, C, windows, size)
+            return x.permute(0, 2, 1).unfold(-1, 4, 2).sum(-1)
+
+    t = traced(Patches(), torch.randn(3, 12, 2))
+    event = next(e for e in t.recording.events if e.op == "unfold")
+    axes = t.analysis.axes_of(event.outputs[0])
+    table = t.analysis.table
+    assert table.same(axes[0], t.analysis.axes_of(event.inputs[0])[0]) and table.get(axes[0]).kind == "batch"
+    assert [table.get(axis).size for axis in axes] == [3, 2, 5, 4]
+    assert table.get(axes[2]).kind == "seq" and not table.same(axes[2], t.analysis.axes_of(event.inputs[0])[2])

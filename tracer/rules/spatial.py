@@ -111,10 +111,32 @@ def pad_rule(ctx: RuleContext) -> list[Axes]:
 def unfold_rule(ctx: RuleContext) -> list[Axes]:
     """`F.unfold(x, k)` on (B, C, H, W): (B, C·k·k, L), L patches of C·k·k features each."""
     out = ctx.event.outputs[0].shape
-    if ctx.event.target.startswith("torch.Tensor") or len(ctx.inputs[0]) not in (3, 4) or len(out) not in (2, 3):
-        return [ctx.fresh(out)]  # Tensor.unfold(dim, size, step) is a sliding window: no rule
+    if ctx.event.target.startswith("torch.Tensor"):
+        return [_windows(ctx)]
+    if len(ctx.inputs[0]) not in (3, 4) or len(out) not in (2, 3):
+        return [ctx.fresh(out)]
     leading, _ = _grid(ctx, 2)
     table, index = ctx.table, ctx.event.index
     features = table.new("feature", out[-2], name="C·k·k", origin=index, label="features of a patch")
     patches = table.new("spatial", out[-1], name="L", origin=index, label="patches cut from the grid")
     return [tuple(leading[:-1] + [features, patches])]
+
+
+def _windows(ctx: RuleContext) -> Axes:
+    """`x.unfold(dim, size, step)`: a sliding window over one dim. Every other dim keeps its axis (the
+    batch stays the batch); the dim becomes the windows (patches of a series are a sequence of their
+    own) and a new last dim the `size` entries of each window."""
+    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
+    dim = ctx.event.arg(1, "dimension")
+    if not isinstance(dim, int) or len(out) != len(shape) + 1 or not -len(shape) <= dim < len(shape):
+        return ctx.fresh(out)
+    table, index, dim = ctx.table, ctx.event.index, dim % len(shape)
+    axes = list(ctx.inputs[0])
+    record = table.get(axes[dim])
+    positional = record.kind == "seq" or table.is_positions(axes[dim])
+    axes[dim] = table.new("seq" if positional else "unknown", out[dim], origin=index,
+                          seq=f"windows of {record.seq or record.display}@{index}" if positional else None,
+                          label=f"windows of {record.display}")
+    inside = table.new("feature" if positional else "unknown", out[-1], origin=index,
+                       label=f"the entries of a window of {record.display}")
+    return tuple(axes) + (inside,)
