@@ -227,3 +227,23 @@ def test_a_redrawn_pad_row_is_put_back() -> None:
     row = model.embed.weight[0].clone()
     tracer.check(model, *args)
     assert torch.equal(model.embed.weight[0], row)
+
+
+def test_zeros_that_only_may_be_padding_get_no_note_but_stay_in_the_summary() -> None:
+    """Ids ending in token 0 with no mask and no pad id: perhaps padding, perhaps a token. The
+    padding witness has nothing to change; the summary says why, the report adds no note."""
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed, self.attn = nn.Embedding(10, 8), nn.MultiheadAttention(8, 2, batch_first=True)
+            self.out = nn.Linear(8, 10)
+
+        def forward(self, ids):
+            x = self.embed(ids)
+            return self.out(self.attn(x, x, x, need_weights=False)[0])
+
+    torch.manual_seed(0)
+    ids = torch.tensor([[3, 4, 5, 0, 0], [6, 7, 8, 9, 1]])
+    report = tracer.check(Tagger().eval(), ids)
+    assert not any("padding witness" in note for note in report.notes)
+    assert "may be padding" in report.summary["witnesses"]["skipped"]["padding"]

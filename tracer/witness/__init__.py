@@ -118,7 +118,7 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs, change
     for plan in found:
         if isinstance(plan, Skipped):
             outcome.skipped.setdefault(plan.kind, plan.why)
-            if plan.kind in SAID_WHEN_SKIPPED:
+            if plan.kind in SAID_WHEN_SKIPPED and plan.said:
                 outcome.notes.append(f"{plan.kind} witness not run: {plan.why}")
             continue
         _witness(analysis, facts, runner, plan, baseline, outcome)

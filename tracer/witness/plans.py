@@ -35,6 +35,7 @@ class Plan:
 class Skipped:
     kind: str
     why: str
+    said: bool = True  # also a note of the report (else only in the summary's witnesses)
 
 
 def plans(facts: Facts, inputs: list[torch.Tensor]) -> list[Plan | Skipped]:
@@ -93,6 +94,10 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
                        f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
                        rows={weight: pad_id})
             return
+        if not described and seq in facts.guessed_padding:  # runs of token 0, which may be tokens (a beam's row 0)
+            yield Skipped("padding", f"the runs of 0 at one end of {data.name} may be padding, but nothing else says "
+                                     "so (no mask, no pad id): nothing to change", said=False)
+            continue
         if not described:
             yield Skipped("padding", f"padding of {data.name} is read from its own pad ids: there is no other "
                                      "content of padded positions to change")
