@@ -41,7 +41,6 @@ NESTED_NOTE = ("ops on nested (jagged) tensors are not recorded: their sizes dif
 def _plain_tensors(tensors) -> list[Tensor]:
     """The tensors the recording can describe: a nested (jagged) tensor has no plain shape."""
     return [tensor for tensor in tensors if not tensor.is_nested]
-META_NOTE = "value checks skipped on the meta device"
 Tensor = torch.Tensor
 
 # Python functions whose single torch-function dispatch would hide the ops inside them;
@@ -148,8 +147,6 @@ class Recorder(TorchFunctionMode):
         first = next(iter(self.recording.sources.values()), None)
         if first is not None:
             self.recording.device = first.meta.device
-        if self.recording.device == "meta" and META_NOTE not in self.recording.notes:
-            self.recording.notes.append(META_NOTE)
 
     def _note(self, text: str) -> None:
         if text not in self.recording.notes:

@@ -26,12 +26,15 @@ class Limitation:
     note: str
 
 
+ON_META = "on the meta device no values exist"  # how the one note on the meta device begins
+
+
 def limitations(analysis) -> list[Limitation]:
     """One per place a value check could not judge, or one for the meta device."""
     recording = analysis.recording
     if recording.device == "meta":
         return [Limitation(MASK_CHECKS + ("nan", "mask-value"),
-                           f"on the meta device no values exist: {_listed(MASK_CHECKS)}, nan and the strength of "
+                           f"{ON_META}: {_listed(MASK_CHECKS)}, nan and the strength of "
                            "mask fills (mask-value) were not checked; the axis checks ran")]
     found: list[Limitation] = []
     for block in analysis.blocks:
