@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
+import torch
+
 from ..axes import SEQ_LIKE
 from ..events import Recording
 from ..rules.spatial import CONVOLUTIONS
@@ -212,6 +214,10 @@ class VoteCollector:
             ends = [axis for axis in (block.query_axis, block.key_axis) if axis is not None]
             for axis in ends:
                 self.vote(axis, "seq", sequence, "an attention block runs over it", block.norm_event)
+            causal = self._causal_mask(block)
+            if causal is not None:  # a triangle over it orders it: positions, whatever module reads them
+                for axis in ends:
+                    self.vote(axis, "seq", POSITIONS, "a causal mask orders it", causal)
             for axis in block.table_axes:
                 if any(table.same(axis, end) or table.base_of(axis) == table.base_of(end) for end in ends):
                     continue
@@ -220,6 +226,29 @@ class VoteCollector:
                 record = table.get(axis)
                 for part in record.parts or (axis,):
                     self.vote(part, "batch", batch, "attention keeps it apart", block.norm_event)
+
+    def _causal_mask(self, block) -> int | None:
+        """The event of a mask that hides exactly the later keys of each query of `block` (`is_causal`,
+        a `triu(ones, 1)` or `-inf` above the diagonal): evidence the query and key axes are positions."""
+        table = self.table
+        if block.query_axis is None or block.key_axis is None:
+            return None
+        for use in block.masks:
+            if use.after:
+                continue
+            if use.kind == "is_causal":
+                return use.event
+            if use.hidden is None or use.hidden.dim() < 2 or len(use.axes) < 2 or \
+                    not table.same(use.axes[-2], block.query_axis) or not table.same(use.axes[-1], block.key_axis):
+                continue
+            rows, columns = use.shape[-2], use.shape[-1]
+            hidden = use.hidden.reshape(-1, *use.hidden.shape[-2:])
+            if hidden.shape[-2:] != (rows, columns) or rows < 2:
+                continue
+            later = torch.ones(rows, columns, dtype=torch.bool).triu(1 + columns - rows)
+            if bool((hidden == later).all()):
+                return use.event
+        return None
 
     def _positions(self) -> None:
         """Position tables and rotary factors added (or multiplied) along a dim mark it a sequence;
