@@ -22,6 +22,8 @@ class AxisMismatch(Check):
             if conflict.reason == "sequences" and pair not in apart:
                 continue  # two inputs never told apart by the model may be aligned by construction
             event = analysis.recording.events[conflict.event]
+            if conflict.reason == "roles" and _symmetrized(analysis, event):
+                continue  # a table added to its own transpose: made symmetric on purpose (a contact map)
             crossed = conflict.reason == "kinds" and event.op in ELEMENTWISE and _batch_meets_positions(
                 table, conflict.first, conflict.second)
             if conflict.reason not in ("sequences", "roles") and not crossed:
@@ -43,6 +45,21 @@ class AxisMismatch(Check):
 
 
 ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "where", "maximum", "minimum", "addcmul", "lerp"})
+
+
+TRANSPOSES = frozenset({"transpose", "t", "permute", "movedim", "swapaxes"})
+
+
+def _symmetrized(analysis, event) -> bool:
+    """Whether `event` combines a value with its own transpose (`a + a.transpose(-1, -2)`)."""
+    if len(event.inputs) < 2:
+        return False
+    first, second = event.inputs[0].vid, event.inputs[1].vid
+    for one, other in ((first, second), (second, first)):
+        made = analysis.flow.made_by(other)
+        if made is not None and made.op in TRANSPOSES and made.inputs and made.inputs[0].vid == one:
+            return True
+    return False
 
 
 def _batch_meets_positions(table, first: int, second: int) -> bool:

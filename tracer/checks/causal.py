@@ -57,12 +57,30 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
         shift = ahead[following]
         leaks, hides = bool((shift > 0).any()), bool((shift < 0).any())
         worst = int(shift.max()) if leaks else int(shift.min())
+        if _reaches_beyond(visible, real_queries, position, int(shift.max())):
+            return None  # scattered keys further ahead than any staircase row sees: no causal mask (Big Bird)
         return CausalShape(leaks, hides and not leaks, worst, symmetric)
     reversed_rows = _lockstep(first, rows) & (first >= position) & (last > position)
     if bool(reversed_rows.any()):
         ahead, reversed_rows = torch.broadcast_tensors(ahead, reversed_rows)
         return CausalShape(True, False, int(ahead[reversed_rows].max()))
     return None
+
+
+def _reaches_beyond(visible: torch.Tensor, real_queries: torch.Tensor, position: torch.Tensor, reach: int) -> bool:
+    """Whether some real query after the leading alike rows (a prefix's) sees a key further ahead than
+    `reach`, the farthest the staircase rows see: random or global keys scattered over the future
+    (Big Bird's), which no causal mask, right or off by some keys, shows."""
+    size_k = visible.shape[-1]
+    tables = visible.reshape(-1, *visible.shape[-2:])
+    real = torch.broadcast_to(real_queries, visible.shape[:-1]).reshape(-1, visible.shape[-2])
+    ahead = torch.arange(size_k)[None, :] > (position[:, None] + reach)
+    for table, rows in zip(tables, real):
+        prefix = int((table == table[0]).all(-1).int().cumprod(0).sum())
+        beyond = table & ahead & rows[:, None]
+        if bool(beyond[prefix:].any()):
+            return True
+    return False
 
 
 def predicts_its_tokens(analysis) -> bool:
