@@ -19,24 +19,45 @@ from .base import Check
 from .heads import torn_reshapes
 
 
+WORDS = {"seq": "positions", "pos": "positions", "spatial": "positions", "feature": "features"}
+
+
 class BatchTear(Check):
     code = "batch-leak"
     severity = "error"
 
     def run(self, analysis) -> Iterable[Finding]:
         for event, pieces, splitting in torn_reshapes(analysis):
-            kinds = set(pieces)
-            others = kinds - {"batch", "one", "unknown"}
+            kinds = set(pieces) | _within_merged(analysis, event)
+            others = kinds - {"batch", "one", "unknown", "merged"}
             heads_split = splitting and {"seq", "feature"} <= kinds  # head-split's finding, at this reshape
             if "batch" in kinds and others and "head" not in kinds and not heads_split \
                     and not _in_sample_order(analysis, event):
-                torn = " and ".join(sorted({"seq": "positions", "feature": "features"}.get(k, k) for k in others))
+                torn = " and ".join(sorted({WORDS.get(k, k) for k in others}))
                 yield self.at(
                     analysis, event.index,
                     f"{event.op} of [{analysis.describe(event.inputs[0])}] to {list(event.outputs[0].shape)} tears "
                     f"the batch axis into the {torn}: each row of the result holds pieces of several samples",
                     hint="bring the batch to the front first (x.transpose(0, 1) for (T, B, d)), then reshape",
                 )
+
+
+def _within_merged(analysis, event) -> set[str]:
+    """The kinds inside the merged pieces a reshape tore (the batch in `B·S`, where the pieces' own
+    reading names the merge after its positions), so a batch folded with other axes and then torn
+    is seen; a batch of heads (`B·H`) stays head-merge's."""
+    table, found = analysis.table, set()
+    for axis in analysis.axes.get(event.outputs[0].vid, ()):
+        record = table.get(axis)
+        if record.kind != "mixed" or record.origin != event.index:
+            continue
+        todo = [part for part in record.parts if table.get(part).kind == "merged"]
+        while todo:
+            for part in table.get(todo.pop()).parts:
+                found.add(table.get(part).kind)
+                if table.get(part).kind == "merged":
+                    todo.append(part)
+    return found
 
 
 def _in_sample_order(analysis, event) -> bool:
