@@ -347,13 +347,15 @@ class AxisTable:
 
     def alignment(self, query: int, key: int) -> int | None:
         """How far key positions run ahead of query positions (query t is key t + offset), when
-        both index one sequence: 0 for self-attention, P for P cached or memory keys in front."""
+        both index one sequence: 0 for self-attention, P for P cached or memory keys in front (keys
+        joined after the queries' own, a learned bias slot, leave it 0)."""
         query_base, key_base = self.base_of(query), self.base_of(key)
         if query_base == key_base:
             return 0
         joined = self.axes[key_base].joined
-        if joined and self.find(self.base_of(joined[-1])) == query_base:
-            return sum(self.get(piece).size for piece in joined[:-1])
+        for index, piece in enumerate(joined):  # cached keys before the new ones, or slots after them (bias_kv)
+            if self.find(self.base_of(piece)) == query_base:
+                return sum(self.get(before).size for before in joined[:index])
         return None
 
     def describe(self, axis: int) -> str:

@@ -40,6 +40,8 @@ def causal_shape(analysis, pattern: Pattern) -> CausalShape | None:
     hidden = pattern.hidden
     size_q, size_k = hidden.shape[-2:]
     visible = ~hidden & ~padded_keys(analysis, pattern)
+    if size_k > pattern.offset + size_q:  # keys joined after the sequence's own (a bias slot): no positions
+        visible, size_k = visible[..., :pattern.offset + size_q], pattern.offset + size_q
     last = (size_k - 1) - visible.flip(-1).to(torch.uint8).argmax(-1)
     first = visible.to(torch.uint8).argmax(-1)
     # a causal row sees one run of keys (a prefix, or a window); scattered keys (Swin's regions) are not causal
