@@ -20,9 +20,9 @@ class BiasSlotDecoder(nn.Module):
 
     def forward(self, ids):
         T = ids.shape[1]
-        hidden = torch.triu(torch.ones(T, T, dtype=torch.bool))  # BUG: causal-diagonal
         x = self.embed(ids) + self.pos(torch.arange(T))
-        return self.head(x + self.attn(x, x, x, attn_mask=hidden, need_weights=False)[0])
+        hidden = torch.triu(torch.ones(T, T, dtype=torch.bool))
+        return self.head(x + self.attn(x, x, x, attn_mask=hidden, need_weights=False)[0])  # BUG: causal-diagonal
 
 
 def build():

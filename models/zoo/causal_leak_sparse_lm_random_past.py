@@ -17,7 +17,7 @@ def sparse_pattern(size: int, window: int = 2, n_global: int = 2, n_random: int 
     allowed = ((i - j).abs() <= window) | (i < n_global) | (j < n_global)
     for row in range(size):
         allowed[row, torch.randperm(size, generator=g)[:n_random]] = True
-    return allowed & torch.ones(size, size, dtype=torch.bool).tril(diagonal=1)  # BUG: causal-leak
+    return allowed
 
 
 class SparseLM(nn.Module):
@@ -34,7 +34,8 @@ class SparseLM(nn.Module):
         B, T = ids.shape
         x = self.embed(ids) + self.pos(torch.arange(T))
         q, k, v = (t.view(B, T, self.n_heads, -1).transpose(1, 2) for t in self.qkv(x).chunk(3, dim=-1))
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=self.pattern[:T, :T])
+        past = torch.ones(T, T, dtype=torch.bool).tril(diagonal=1)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=self.pattern[:T, :T] & past)  # BUG: causal-leak
         return self.head(x + self.proj(y.transpose(1, 2).reshape(B, T, -1)))
 
 
