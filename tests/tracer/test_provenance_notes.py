@@ -108,3 +108,44 @@ def test_samples_folded_into_one_sequence_are_laid_at_the_fold():
     [finding] = [f for f in report.findings if f.code == "batch-leak"]
     assert finding.line == FoldedSamples.forward.__code__.co_firstlineno + 2
     assert "folds the samples into one sequence" in finding.message
+
+
+STRIDED_HEADS = """
+    import torch
+    import torch.nn as nn
+
+
+    class StridedDecoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed, self.qkv, self.head = nn.Embedding(20, 8), nn.Linear(8, 24), nn.Linear(8, 20)
+
+        def pattern(self, T):
+            i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+            local = (j <= i) & (i - j < 2)
+            strided = (i - j) % 2 == 0
+            return torch.stack([local, strided])
+
+        def forward(self, ids):
+            B, T = ids.shape
+            q, k, v = (t.unflatten(-1, (2, 4)).transpose(1, 2) for t in self.qkv(self.embed(ids)).chunk(3, dim=-1))
+            scores = (q @ k.transpose(-2, -1) / 2.0).masked_fill(~self.pattern(T), float("-inf"))
+            return self.head((scores.softmax(-1) @ v).transpose(1, 2).flatten(2))
+
+
+    def build():
+        torch.manual_seed(0)
+        return StridedDecoder().eval(), (torch.randint(0, 20, (2, 6)),)
+"""
+
+
+def test_a_leak_in_one_piece_of_a_stacked_mask_is_named_at_that_piece(tmp_path):
+    """Local heads and strided heads stacked into one mask; the strided heads read ahead. The notes
+    name the strided line, whose own values let a query see a later key, not the local one."""
+    path = tmp_path / "strided.py"
+    path.write_text(textwrap.dedent(STRIDED_HEADS))
+    with isolated():
+        report, _ = trace_target(f"{path}:build")
+    [finding] = [f for f in report.findings if f.code == "causal-leak"]
+    lines = {note.line for note in finding.related if note.file == str(path)}
+    assert 14 in lines and 13 not in lines  # strided, not local

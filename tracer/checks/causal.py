@@ -21,8 +21,8 @@ from ..blocks import MaskUse
 from ..evidence.provenance import built_before, construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
-from ..evidence.masks import (BATCH, KEY, QUERY, Pattern, masks_before, padded_keys, padded_queries, pattern_of,
-                       undirected)
+from ..evidence.masks import (BATCH, KEY, QUERY, Pattern, lines_reading_ahead, masks_before, padded_keys,
+                               padded_queries, pattern_of, undirected)
 
 
 @dataclass
@@ -172,7 +172,8 @@ def advice(analysis, block, use: MaskUse, shape: CausalShape, pattern: Pattern) 
     part = _causal_part(analysis, block, use)
     if part is None:
         return CausalAdvice(_generic_hint(offset), (), where)
-    related = construction(analysis, part.vid, "causal mask built here", use.event)
+    prefer = lines_reading_ahead(analysis, part.vid) if shape.leaks else frozenset()
+    related = construction(analysis, part.vid, "causal mask built here", use.event, prefer=prefer)
     found = _triangle(analysis, part, related + _inputs_built(analysis, part.vid))
     if found is not None and found[3] is not None and found[3] not in related:
         related = (found[3], *related[:1])  # the triangle, made by build()'s helper, first

@@ -268,3 +268,48 @@ def undirected(visible: torch.Tensor, real: torch.Tensor) -> bool:
         kept = real  # every key is global: judge the whole mask
     mutual = visible & kept[..., :, None] & kept[..., None, :]
     return bool((mutual == mutual.transpose(-1, -2)).all())
+
+
+def lines_reading_ahead(analysis: "Analysis", vid: int, steps: int = 48) -> frozenset[tuple[str, int]]:
+    """The lines among the makers of mask `vid` whose own result already treats a later key like the
+    query's own key: the piece of a mask built from pieces (local heads and strided heads stacked)
+    that lets a query read ahead, which the notes should name before the pieces that do not. Empty
+    when the mask itself treats no later key like the query's own (its polarity is what is wrong:
+    the diagonal hidden with the future shown), since then no piece is the culprit."""
+    recording, flow = analysis.recording, analysis.flow
+    final = recording.values.get(vid)
+    if final is None or not reads_ahead(final):
+        return frozenset()
+    found: set[tuple[str, int]] = set()
+    frontier, seen = [vid], set()
+    while frontier and len(seen) < steps:
+        current = frontier.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        event = flow.made_by(current)
+        if event is None:
+            continue
+        frontier.extend(meta.vid for meta in event.inputs)
+        place = (event.file, event.line)
+        leaves = all((user.file, user.line) != place for user, _ in flow.users(current))
+        value = recording.values.get(current)
+        if event.file and leaves and value is not None and reads_ahead(value):
+            found.add(place)
+    return frozenset(found)
+
+
+def reads_ahead(table: torch.Tensor) -> bool:
+    """Whether some (…, T_q, T_k) table holds, at a key after a query, the value it holds at that
+    query's own key (keys aligned at the bottom right: cached keys first): True beside True in a
+    keep-mask, False beside False in a hide-mask, 0 beside 0 in an additive one."""
+    if table.dim() < 2 or table.is_complex():
+        return False
+    rows, columns = table.shape[-2:]
+    if rows < 2 or columns < rows:
+        return False
+    flat = table.reshape(-1, rows, columns)
+    own = torch.arange(rows) + (columns - rows)
+    diagonal = flat[:, torch.arange(rows), own]
+    later = torch.arange(columns)[None, :] > own[:, None]
+    return bool(((flat == diagonal[..., None]) & later).any())

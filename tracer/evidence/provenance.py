@@ -68,10 +68,11 @@ def _place(filename: str, line: int, role: str) -> Related:
 
 
 def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None = None,
-                 limit: int = 2) -> tuple[Related, ...]:
+                 limit: int = 2, prefer: frozenset[tuple[str, int]] = frozenset()) -> tuple[Related, ...]:
     """The user lines that built value `vid`, nearest first: the ops that made it, and where a
     buffer or parameter it was made from was registered. `used_at`: the event of the finding,
-    whose own line is not a note."""
+    whose own line is not a note. `prefer`: lines known to carry the fault (the piece of a mask
+    that reads ahead), walked to and named before the others."""
     seen: set[tuple[str, int]] = set()
     found: list[tuple[bool, int, Related]] = []
     if used_at is not None:
@@ -79,7 +80,12 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         seen.add((event.file, event.line))
     frontier, visited = [vid], set()
     # walk until `limit` lines that made values (not only reshaped them) are found, a bounded walk
-    while frontier and sum(not carried for carried, *_ in found) < limit and \
+    def enough() -> bool:
+        made = sum(not carried for carried, *_ in found)
+        named = {(site.file, site.line) for *_, site in found}
+        return made >= limit and prefer <= named
+
+    while frontier and not enough() and \
             len(visited) < (WALK if any(not carried for carried, *_ in found) else WALK_TO_USER):
         current = frontier.pop(0)
         if current in visited:
@@ -106,7 +112,8 @@ def construction(analysis: "Analysis", vid: int, role: str, used_at: int | None 
         frontier.extend(meta.vid for meta in event.inputs)
     # the line that made the values first, the lines that only reshaped or converted them after, and
     # the user's own conversion (`attention_mask=padding_mask.long()`) before an installed library's lines
-    ordered = sorted(found, key=lambda item: (item[0], installed(item[2].file), item[1]))
+    ordered = sorted(found, key=lambda item: ((item[2].file, item[2].line) not in prefer, item[0],
+                                              installed(item[2].file), item[1]))
     return tuple(place for *_, place in ordered[:limit])
 
 

@@ -15,6 +15,7 @@ from torch import nn
 
 from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
 from ..findings import Finding, Witness
+from ..evidence.masks import lines_reading_ahead
 from ..evidence.padding import source_behind
 from .localize import VIEW_DEPTH, Localized
 
@@ -154,7 +155,8 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         index = same_line[-1] if same_line else index  # the earliest op of the line: `mean` in `y - y.mean(0)`
         where = f"the change first gets there at this {events[index].op}"
     elif (found := mask_use_at(analysis, index)) is not None and found[1].mask is not None:
-        related = construction(analysis, found[1].mask.vid, "mask built here", index)
+        prefer = lines_reading_ahead(analysis, found[1].mask.vid) if kind == "causal" else frozenset()
+        related = construction(analysis, found[1].mask.vid, "mask built here", index, prefer=prefer)
     event = events[index]
     if not related and event.module:  # an op of a library module (nn.BatchNorm1d): its arguments may be the mistake
         related = _library_module_made(analysis, event.module)
