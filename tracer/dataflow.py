@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import torch
 
@@ -45,6 +46,20 @@ class Dataflow:
 
     def users(self, vid: int) -> list[tuple[OpEvent, int]]:
         return [(self.recording.events[i], p) for i, p in self.consumers.get(vid, [])]
+
+    def ancestors(self, *vids: int, limit: int | None = None) -> Iterator[int]:
+        """`vids` and every value they were computed from, each once, depth first, at most `limit` of
+        them: the walk behind "what was this value made from" (an input, a line that built a mask)."""
+        todo, seen = list(vids), set()
+        while todo and (limit is None or len(seen) < limit):
+            vid = todo.pop()
+            if vid in seen:
+                continue
+            seen.add(vid)
+            yield vid
+            made = self.made_by(vid)
+            if made is not None:
+                todo.extend(meta.vid for meta in made.inputs)
 
     def value(self, meta: TensorMeta | int) -> torch.Tensor | None:
         vid = meta if isinstance(meta, int) else meta.vid

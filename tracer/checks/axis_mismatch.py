@@ -47,7 +47,7 @@ class AxisMismatch(Check):
 ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "where", "maximum", "minimum", "addcmul", "lerp"})
 
 
-TRANSPOSES = frozenset({"transpose", "t", "permute", "movedim", "swapaxes"})
+TRANSPOSES = frozenset({"transpose", "t", "permute", "movedim"})  # names as recorded (swapaxes is transpose)
 
 
 def _symmetrized(analysis, event) -> bool:

@@ -21,8 +21,8 @@ from ..blocks import MaskUse
 from ..evidence.provenance import built_before, construction, triangle_call
 from ..evidence.sources import ADDITIVE_HIDING
 from .mask_parts import mask_parts
-from ..evidence.masks import (BATCH, KEY, QUERY, Pattern, lines_reading_ahead, masks_before, padded_keys,
-                               padded_queries, pattern_of, undirected)
+from ..evidence.masks import (BATCH, KEY, QUERY, Pattern, alike_rows, lines_reading_ahead, masks_before,
+                               padded_keys, padded_queries, pattern_of, undirected)
 
 
 @dataclass
@@ -78,7 +78,7 @@ def _reaches_beyond(visible: torch.Tensor, real_queries: torch.Tensor, position:
     real = torch.broadcast_to(real_queries, visible.shape[:-1]).reshape(-1, visible.shape[-2])
     ahead = torch.arange(size_k)[None, :] > (position[:, None] + reach)
     for table, rows in zip(tables, real):
-        prefix = int((table == table[0]).all(-1).int().cumprod(0).sum())
+        prefix = alike_rows(table)
         beyond = table & ahead & rows[:, None]
         if bool(beyond[prefix:].any()):
             return True
@@ -216,18 +216,11 @@ def _triangle(analysis, part, related) -> tuple[str, int | None, int, object] | 
 
 def _inputs_built(analysis, vid: int) -> tuple:
     """Every line build() made the inputs behind a value with (`tracer.origins`), for a triangle there."""
-    flow, todo, seen, found = analysis.flow, [vid], set(), []
-    while todo and len(seen) < 64:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
+    found = []
+    for current in analysis.flow.ancestors(vid, limit=64):
         source = analysis.recording.sources.get(current)
         if source is not None and source.kind == "input":
             found.extend(built_before(analysis, source, every=True))
-        made = flow.made_by(current)
-        if made is not None:
-            todo.extend(meta.vid for meta in made.inputs)
     return tuple(found)
 
 

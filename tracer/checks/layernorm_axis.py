@@ -54,12 +54,11 @@ class LayerNormAxis(Check):
         definition the finding names (read from the source only then)."""
         table = analysis.table
         wrong = [a for a in normalized if table.get(a).kind in WRONG]
-        whole_example = any(table.get(a).kind == "feature" for a in normalized) and \
-            all(table.get(a).kind != "batch" for a in wrong)
+        per_sample = all(table.get(a).kind != "batch" for a in wrong)
+        whole_example = per_sample and any(table.get(a).kind == "feature" for a in normalized)
         if whole_example and not analysis.blocks:
             return  # features and positions together in a model without attention: a per-example norm (GroupNorm(1))
-        if wrong and all(table.get(a).kind != "batch" for a in wrong) and _input_itself(analysis, source) and \
-                _attends_elsewhere(analysis, wrong):
+        if wrong and per_sample and _input_itself(analysis, source) and _attends_elsewhere(analysis, wrong):
             return  # a standardization of the input signal over its positions, per sample
         if wrong:
             names = ", ".join(table.describe(a) for a in normalized)

@@ -121,19 +121,9 @@ def _padding_like(analysis, part) -> bool:
     over the positions alone (a prefix LM's `query < prefix`) is the same for every sample: no padding."""
     if part.varies(BATCH):
         return True
-    flow, todo, seen = analysis.flow, [part.vid], set()
-    while todo and len(seen) < ANCESTRY:
-        vid = todo.pop()
-        if vid in seen:
-            continue
-        seen.add(vid)
-        source = analysis.recording.sources.get(vid)
-        if source is not None and source.kind == "input":
-            return True
-        made = flow.made_by(vid)
-        if made is not None:
-            todo.extend(meta.vid for meta in made.inputs)
-    return False
+    sources = analysis.recording.sources
+    return any(getattr(sources.get(vid), "kind", None) == "input"
+               for vid in analysis.flow.ancestors(part.vid, limit=ANCESTRY))
 
 
 ANCESTRY = 64  # values looked through for an input behind a mask part

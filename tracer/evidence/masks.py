@@ -270,6 +270,12 @@ def undirected(visible: torch.Tensor, real: torch.Tensor) -> bool:
     return bool((mutual == mutual.transpose(-1, -2)).all())
 
 
+def alike_rows(table: torch.Tensor) -> int:
+    """How many rows at the top of a (T_q, T_k) table equal its first: a prefix LM's prefix, or a
+    mask's rows that see the same keys whatever their position."""
+    return int((table == table[0]).all(-1).int().cumprod(0).sum())
+
+
 def lines_reading_ahead(analysis: "Analysis", vid: int, steps: int = 48) -> frozenset[tuple[str, int]]:
     """The lines among the makers of mask `vid` whose own result already treats a later key like the
     query's own key: the piece of a mask built from pieces (local heads and strided heads stacked)
@@ -281,16 +287,10 @@ def lines_reading_ahead(analysis: "Analysis", vid: int, steps: int = 48) -> froz
     if final is None or not reads_ahead(final):
         return frozenset()
     found: set[tuple[str, int]] = set()
-    frontier, seen = [vid], set()
-    while frontier and len(seen) < steps:
-        current = frontier.pop(0)
-        if current in seen:
-            continue
-        seen.add(current)
+    for current in flow.ancestors(vid, limit=steps):
         event = flow.made_by(current)
         if event is None:
             continue
-        frontier.extend(meta.vid for meta in event.inputs)
         place = (event.file, event.line)
         leaves = all((user.file, user.line) != place for user, _ in flow.users(current))
         value = recording.values.get(current)

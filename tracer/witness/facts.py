@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ..blocks import AttentionBlock, attended_pairs
-from ..evidence.masks import masks_before, pattern_of, undirected
+from ..evidence.masks import alike_rows, masks_before, pattern_of, undirected
 from ..evidence.padding import image_pad_reading, source_behind
 from ..evidence.sources import ADDITIVE_HIDING, data_inputs, is_mask_like
 from .documents import Documents, find_documents
@@ -402,7 +402,7 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
         size_k = table.shape[-1]
         last = (size_k - 1) - table.flip(-1).to(torch.uint8).argmax(-1)
         first = table.to(torch.uint8).argmax(-1)
-        leading = int((table == table[0]).all(-1).int().cumprod(0).sum())  # the prefix's rows, alike
+        leading = alike_rows(table)  # the prefix's rows
         pairs = seen[1:] & seen[:-1]
         pairs[:leading] = False  # the staircase is read after the prefix, whatever its rows see
         needed = min(LOCKSTEP_ROWS, int(pairs.sum()))
@@ -413,8 +413,7 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
         real = seen & table.any(0) if square else seen  # padding: keys nobody reads, and their own rows
         if not any(follows) or (square and undirected(table, real)):
             continue
-        same = (table == table[0]).all(-1)
-        prefixes.append(max(int(same.int().cumprod(0).sum()) - 1, 0))
+        prefixes.append(max(leading - 1, 0))
     return max(prefixes) if prefixes else None
 
 
@@ -441,20 +440,8 @@ def _unpadded_masks(analysis, facts: Facts, positions: list[int]) -> list[tuple[
 
 def _mask_ancestors(analysis) -> set[int]:
     """Every value some mask applied to attention scores was computed from."""
-    flow, todo, seen = analysis.flow, [], set()
-    for block in analysis.blocks:
-        for use in block.masks:
-            if use.mask is not None:
-                todo.append(use.mask.vid)
-    while todo:
-        vid = todo.pop()
-        if vid in seen:
-            continue
-        seen.add(vid)
-        event = flow.made_by(vid)
-        if event is not None:
-            todo.extend(meta.vid for meta in event.inputs)
-    return seen
+    masks = [use.mask.vid for block in analysis.blocks for use in block.masks if use.mask is not None]
+    return set(analysis.flow.ancestors(*masks))
 
 
 def _compared_outputs(analysis) -> frozenset[int] | None:
