@@ -36,7 +36,7 @@ from .alone import Alone, alone_move, left_padded, localize_alone, plan_alone
 from .compare import Move, moved
 from .facts import Facts, gather
 from .localize import aligned, judged_inside, localize
-from .plans import Plan, Skipped, plans
+from .plans import COMPARES_SAMPLES, Plan, Skipped, plans
 from .regions import protected_cells, witnessed
 from .runner import Run, Runner, draws_random, identical, input_tensors
 from .state import Snapshot, take_snapshot
@@ -55,7 +55,7 @@ PROTECTED = {"padding": "the real positions", "causal": "the positions before th
 # its outputs: where every output is pooled (one vector per packed image), the values inside are judged.
 INSIDE = ("documents",)
 # The contract's witness kinds: packed documents are samples of their own.
-WITNESS_KIND = {"documents": "batch", "padding": "padding"}
+WITNESS_KIND = {"documents": "batch"}
 
 
 @dataclass
@@ -179,7 +179,7 @@ def _witness(analysis, facts: Facts, runner: Runner, plan: Plan, baseline: Run, 
     second = runner.run({**plan.baseline, **plan.replace}, plan.seed_offset, rows=plan.rows)
     found = _largest_move(analysis, plan, first, second)
     if found is None and plan.unjudged:  # the outputs left are tables of samples against samples: not judged inside
-        outcome.skipped.setdefault(plan.kind, "the model compares samples with each other (a batch × batch table)")
+        outcome.skipped.setdefault(plan.kind, COMPARES_SAMPLES)
         return
     if found is None and plan.kind not in INSIDE:
         outcome.skipped.setdefault(plan.kind, "no output has the axes this witness protects")

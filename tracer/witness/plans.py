@@ -31,6 +31,9 @@ class Plan:
     unjudged: frozenset[int] = frozenset()  # positions of outputs this witness leaves alone (they couple samples)
 
 
+COMPARES_SAMPLES = "the model compares samples with each other (a batch × batch table)"
+
+
 @dataclass
 class Skipped:
     kind: str
@@ -57,9 +60,9 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     size = inputs[placed[0][0]].shape[placed[0][1].batch]
     if size < 2:
         return Skipped("batch", "one sample")
-    compared = facts.compared_outputs or frozenset()
-    if facts.compared_outputs is not None and len(compared) >= facts.outputs:
-        return Skipped("batch", "the model compares samples with each other (a batch × batch table)")
+    compared = facts.compared_outputs
+    if compared is not None and len(compared) >= facts.outputs:
+        return Skipped("batch", COMPARES_SAMPLES)
     sample = 0  # the first: a sum or count accumulated over the batch (cumsum(0)) reaches every later sample
     replace = {}
     for position, data in placed:
@@ -76,7 +79,7 @@ def _batch(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     named = [facts.names[position] for position in replace]
     names = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     return Plan("batch", Region("batch", sizes=frozenset({size}), sample=sample), f"sample {sample} of {names}",
-                replace, unjudged=compared)
+                replace, unjudged=compared or frozenset())
 
 
 def _padding(facts: Facts, inputs: list[torch.Tensor]):
