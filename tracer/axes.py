@@ -23,13 +23,16 @@ KIND_NAMES = {"batch": "B", "head": "H", "feature": "d", "pos": "P", "one": "1",
               "spatial": "s"}
 # A sequence the model made itself (patches, latents, CLS + tokens) gets this name in score tables.
 MADE_SEQUENCE = "N"
+# The label of an axis a tiling made (`repeat`, `repeat_interleave`): its entries are copies of one
+# value, so it carries no sample and no position of any input, whatever its size.
+COPIES = "copies"
 
 
 @dataclass(frozen=True, init=False)
 class Axis:
     """The meaning of one dimension. Only the union-find root's record is authoritative.
 
-    Frozen, but made without the generated `__init__`, which sets each of the 12 fields through
+    Frozen, but made without the generated `__init__`, which sets each of the 13 fields through
     `object.__setattr__`: the analysis makes hundreds of axes per pass, and that cost 4 µs each.
     """
 
@@ -46,14 +49,15 @@ class Axis:
     also_starts: tuple[int, ...] = ()  # a cut met, element by element, by other cuts of that sequence (next-token targets)
     origin: int | None = None  # index of the event that created the axis
     label: str = ""  # where the axis comes from, for messages
+    picked_from: int | None = None  # entries picked from this axis by their values (`topk`): what it carries, no more
 
     def __init__(self, kind: str, size: int, name: str = "", seq: str | None = None, role: str | None = None,
                  base: int | None = None, parts: tuple[int, ...] = (), joined: tuple[int, ...] = (),
                  cut_from: int | None = None, cut_start: int | None = None, origin: int | None = None,
-                 label: str = "") -> None:
+                 label: str = "", picked_from: int | None = None) -> None:
         _setattr(self, "__dict__", {"kind": kind, "size": size, "name": name, "seq": seq, "role": role, "base": base,
                                     "parts": parts, "joined": joined, "cut_from": cut_from, "cut_start": cut_start,
-                                    "origin": origin, "label": label})
+                                    "origin": origin, "label": label, "picked_from": picked_from})
 
     def replaced(self, **changes) -> "Axis":
         """`dataclasses.replace(self, **changes)`, without its walk over the fields."""
@@ -71,6 +75,11 @@ class Axis:
 
 
 _AXIS_FIELDS = frozenset(item.name for item in fields(Axis))
+
+
+def _traced(record: Axis) -> bool:
+    """An unnamed axis whose entries are known to be copies of one value, or picked from another axis."""
+    return record.label == COPIES or record.picked_from is not None
 
 
 def _respects(parts: tuple[int, ...], sizes: tuple[int, ...]) -> bool:
@@ -159,6 +168,8 @@ class AxisTable:
                 ra, rb = rb, ra  # keep the record that knows more (the batch·heads of the scores)
             self._parent[rb] = ra
             return ra
+        if first.kind == "unknown" and second.kind == "unknown" and _traced(second) and not _traced(first):
+            ra, rb, first, second = rb, ra, second, first  # keep the record that knows where its entries come from
         if second.kind in ("unknown", "one") or (second.kind == "pos" and self._positioned(ra)):
             self._parent[rb] = self.base_of(ra)  # a mask's axis joins the sequence, not one role of it
             return ra

@@ -270,8 +270,8 @@ def index_select_rule(ctx: RuleContext) -> list[Axes]:
 
 @rule("sort", "argsort", "msort", "topk", "kthvalue", "cummax", "cummin", "cumsum", "cumprod")
 def order_rule(ctx: RuleContext) -> list[Axes]:
-    """Values reordered or accumulated along one dim (and their indices): the input's axes, less a dim
-    whose size changed (`topk`)."""
-    return [tuple(axis if ctx.table.get(axis).size == size else ctx.table.new("unknown", size)
+    """Values reordered or accumulated along one dim (and their indices): the input's axes; a dim whose
+    size changed (`topk`) holds entries picked from the input's."""
+    return [tuple(axis if ctx.table.get(axis).size == size else ctx.table.new("unknown", size, picked_from=axis)
                   for axis, size in zip(ctx.inputs[0], out.shape)) if len(out.shape) == len(ctx.inputs[0])
             else ctx.fresh(out.shape) for out in ctx.event.outputs]

@@ -37,6 +37,10 @@ def _batch_first(ctx: RuleContext) -> bool:
 
 @rule("gru_cell", "lstm_cell", "rnn_tanh_cell", "rnn_relu_cell")
 def cell_rule(ctx: RuleContext) -> list[Axes]:
+    """One step of a recurrent cell: row i of the input updates row i of the state (`hx`)."""
     x = ctx.inputs[0]
+    state = ctx.inputs[1] if len(ctx.inputs) > 1 else ()
+    if len(x) == 2 and len(state) == 2 and ctx.shape(0)[0] == ctx.shape(1)[0]:
+        ctx.table.unify(x[0], state[0], ctx.event.index)
     return [x[:-1] + (_features(ctx, out.shape[-1]),) if len(out.shape) == len(x) else ctx.fresh(out.shape)
             for out in ctx.event.outputs]

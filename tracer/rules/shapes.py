@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..axes import AxisTable
+from ..axes import COPIES, AxisTable
 from .base import Axes, RuleContext, normalize_dims, rule
 
 
@@ -166,7 +166,7 @@ def expand_rule(ctx: RuleContext) -> list[Axes]:
         if j >= 0 and shape[j] == size:
             axes.append(ctx.inputs[0][j])
         elif j >= 0 and shape[j] > 1 and size % shape[j] == 0:
-            copies = ctx.table.new("unknown", size // shape[j], origin=ctx.event.index, label="copies")
+            copies = ctx.table.new("unknown", size // shape[j], origin=ctx.event.index, label=COPIES)
             axes.append(ctx.table.merge([copies, ctx.inputs[0][j]], ctx.event.index))
         else:
             axes.append(ctx.table.new("one" if size == 1 else "unknown", size, origin=ctx.event.index))
@@ -190,7 +190,7 @@ def repeat_interleave_rule(ctx: RuleContext) -> list[Axes]:
                                 seq=f"{record.seq or record.display}*@{ctx.event.index}" if sequence else None,
                                 label=f"the positions of {record.display}, each repeated its own number of times")
     elif shape[d] > 1 and out[d] % shape[d] == 0:
-        copies = ctx.table.new("unknown", out[d] // shape[d], origin=ctx.event.index, label="copies")
+        copies = ctx.table.new("unknown", out[d] // shape[d], origin=ctx.event.index, label=COPIES)
         axes[d] = ctx.table.merge([axes[d], copies], ctx.event.index)
     else:
         axes[d] = ctx.table.new("unknown", out[d], origin=ctx.event.index)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ..axes import AxisTable
+from ..axes import COPIES, AxisTable
 
 OTHER = -1  # a position of another sequence inside a concatenation: never protected
 Coordinates = list[tuple[str, torch.Tensor]]  # ("batch" | "pos", index per element along the dim)
@@ -157,9 +157,13 @@ def _all(cells: list[torch.Tensor], rank: int) -> torch.Tensor:
 
 
 def coordinates(table: AxisTable, axis: int, size: int, region: Region, output: bool = False,
-                depth: int = 0) -> Coordinates | None:
-    """What one dim says about batch and position, [] when nothing, None when it cannot be told."""
+                depth: int = 0, picking: frozenset[int] = frozenset()) -> Coordinates | None:
+    """What one dim says about batch and position, [] when nothing, None when it cannot be told.
+    `picking`: the picked axes whose sources are being read (a beam's scores are picked from its
+    scores of the step before): met again, such an axis adds nothing to what its sources carry."""
     record = table.get(axis)
+    if table.find(axis) in picking:
+        return []
     if size == 1 or record.kind == "one":
         return [("batch", torch.zeros(1, dtype=torch.long))] if record.kind == "batch" else []
     if record.kind == "mixed" or depth > 3:
@@ -169,7 +173,7 @@ def coordinates(table: AxisTable, axis: int, size: int, region: Region, output: 
         return [("row" if root == region.grid[0] else "column", torch.arange(size))]
     parts = record.parts or table.axes[root].parts  # a query or key copy of a merged axis holds its parts
     if parts:
-        return _unravelled(table, parts, size, region, output, depth)
+        return _unravelled(table, parts, size, region, output, depth, picking)
     if record.kind == "batch":
         if record.base is not None and not record.role:  # a factor of the batch
             return None if region.kind != "repeat" else []
@@ -185,6 +189,12 @@ def coordinates(table: AxisTable, axis: int, size: int, region: Region, output: 
         return [] if region.kind == "batch" or (output and region.grid is None) else None
     if _descends(table, axis, region):
         return None
+    if record.kind == "unknown" and record.label == COPIES:
+        return []
+    if record.kind == "unknown" and record.picked_from is not None:  # what it was picked from may hold, no more
+        source = coordinates(table, record.picked_from, table.get(record.picked_from).size, region, output, 0,
+                             picking | {table.find(axis)})  # each picked axis read once: a beam's steps may be many
+        return [] if source == [] else None
     if record.kind == "unknown" and size in region.sizes:
         return None  # an unnamed axis the size of what changed: it may be that, unnamed
     return []
@@ -234,7 +244,7 @@ def _also_positions(table: AxisTable, axis: int, region: Region) -> list[torch.T
 
 
 def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Region, output: bool,
-                depth: int) -> Coordinates | None:
+                depth: int, picking: frozenset[int] = frozenset()) -> Coordinates | None:
     """A flattened dim's coordinates: each part's, at the index that part has in a row-major merge."""
     sizes = [table.get(part).size for part in parts]
     if math.prod(sizes) != size:
@@ -244,7 +254,7 @@ def _unravelled(table: AxisTable, parts: tuple[int, ...], size: int, region: Reg
     stride = size
     for part, part_size in zip(parts, sizes):
         stride //= part_size
-        inner = coordinates(table, part, part_size, region, output, depth + 1)
+        inner = coordinates(table, part, part_size, region, output, depth + 1, picking)
         if inner is None:
             return None
         where = (index // stride) % part_size
