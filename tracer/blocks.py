@@ -74,6 +74,7 @@ class AttentionBlock:
     query_axis: int | None = None  # the score product's rows
     key_axis: int | None = None  # ... and columns: what the block attends over
     unread: list[int] = field(default_factory=list)  # events whose operand may be a mask, not kept (budget)
+    by_agreement: bool = False  # routing by agreement: the next scores are these plus a term of this block's output
 
     @property
     def score_terms(self) -> int:
@@ -95,6 +96,16 @@ class AttentionBlock:
             if table.same(candidate, axis):
                 return dim
         return None
+
+
+# Ops that bound each score by a number (a floor under the scores after an additive mask, a soft cap's
+# clip): they keep the scores where they were, so what was added before them is still seen.
+BOUNDS = frozenset({"max", "maximum", "fmax", "min", "minimum", "fmin", "clamp", "clamp_min", "clamp_max", "clip"})
+
+
+# Ops between an exp and the weights it makes, entry by entry: masks, and the shift and rectification of a
+# softmax variant (softpick). `sub` is followed through its first operand only: exp(x) - 1.
+AFTER_EXP = frozenset({"masked_fill", "mul", "where", "relu", "abs", "sub", "clamp", "clamp_min"})
 
 
 class BlockFinder:
@@ -119,7 +130,23 @@ class BlockFinder:
             if block is not None:
                 block.index, block.unread = len(blocks), list(dict.fromkeys(self._pending_unread))
                 blocks.append(block)
+        self._mark_agreement(blocks)
         return blocks
+
+    def _mark_agreement(self, blocks: list[AttentionBlock]) -> None:
+        """Routing by agreement (capsules, MIND's interests): logits updated as `b = b + agreement`, the
+        agreement made from the weighted sum these logits gave. The softmax there makes outputs compete
+        for each input, over whichever axis the algorithm chose, and the logits are no scaled q·k."""
+        by_scores = {block.scores.vid: block for block in blocks if block.scores is not None}
+        for block in blocks:
+            if block.scores is None or block.contraction_event is None:
+                continue
+            result = self.events[block.contraction_event].outputs[0].vid
+            for user, position in self.flow.users(block.scores.vid):
+                following = by_scores.get(user.outputs[0].vid) if user.op == "add" and user.outputs else None
+                others = [meta.vid for slot, meta in enumerate(user.inputs) if slot != position]
+                if following is not None and others and result in set(self.flow.ancestors(*others, limit=400)):
+                    block.by_agreement = following.by_agreement = True
 
     # ------------------------------------------------------------ normalizations
     def _new_block(self, kind: str, event: OpEvent, scores: TensorMeta, dims: tuple[int, ...]) -> AttentionBlock:
@@ -159,7 +186,8 @@ class BlockFinder:
         shifted = self.flow.made_by(scores.vid)
         max_subtracted = False
         if shifted is not None and shifted.op == "sub" and len(shifted.inputs) == 2 and \
-                self._row_peak(shifted.inputs[1], through=("detach", "getitem", "masked_fill", "unsqueeze")):
+                self._row_peak(shifted.inputs[1], through=("detach", "getitem", "masked_fill", "unsqueeze", "clamp",
+                                                             "clamp_min")):
             max_subtracted = True
             scores = shifted.inputs[0]
         block = self._new_block("handwritten", event, scores, self.facts[total.index].normalized)
@@ -168,9 +196,10 @@ class BlockFinder:
         return block
 
     def _exp_behind(self, vid: int) -> OpEvent | None:
-        """The exp that made `vid`, through the masks applied to its output."""
+        """The exp that made `vid`, through the masks applied to its output and what keeps it a weight per
+        entry (softpick's `relu(exp(x) - 1)` over `sum(|exp(x) - 1|)`)."""
         event = self.flow.made_by(vid)
-        while event is not None and event.op in ("masked_fill", "mul", "where") and event.inputs:
+        while event is not None and event.op in AFTER_EXP and event.inputs:
             event = self.flow.made_by(event.inputs[0].vid)
         return event if event is not None and event.op == "exp" and event.inputs else None
 
@@ -302,6 +331,9 @@ class BlockFinder:
                     use = self._mask_use(event, after=False, main=main)
                     if use is not None:
                         block.masks.append(use)
+                    elif event.op in BOUNDS and all(math.prod(meta.shape) == 1 for slot, meta in
+                                                    enumerate(event.inputs) if slot != main):
+                        pass  # the scores kept above a floor (`torch.max(scores, finfo.min)` after a mask): passed over
                     elif event.op not in ("add", "sub"):  # an added bias (positions, ALiBi) is passed over
                         return
                     elif len(event.inputs) == 2:  # relative-position scores (q against position keys) add terms
@@ -342,6 +374,9 @@ class BlockFinder:
                 return
             if event.op in ("mul", "div") and len(event.inputs) <= 2:
                 main = self._main_operand(event)
+                if main is not None and (unquantized := self._dequantized(event, main)) is not None:
+                    vid = unquantized  # round(x / s) * s is x on a grid: no factor
+                    continue
                 if main is None or not (self._scale_step(block, event, main) or self._zeroed(event, main)):
                     return
                 vid = event.inputs[main].vid
@@ -461,6 +496,21 @@ class BlockFinder:
         if event.op in PRODUCTS:
             return True
         return any(self._reaches_product(m.vid, depth - 1) for m in event.inputs[:2])
+
+    def _dequantized(self, event: OpEvent, main: int) -> int | None:
+        """`x` where `event` is the `* s` of a fake quantization, `round(x / s).clamp(...) * s`, else None."""
+        if event.op != "mul" or len(event.inputs) != 2:
+            return None
+        step = self.flow.made_by(event.inputs[main].vid)
+        while step is not None and step.op in ("clamp", "clip", "clamp_min", "clamp_max") and step.inputs:
+            step = self.flow.made_by(step.inputs[0].vid)
+        if step is None or step.op not in ("round", "floor", "ceil", "trunc") or not step.inputs:
+            return None
+        divided = self.flow.made_by(step.inputs[0].vid)
+        scale = event.inputs[1 - main].vid
+        if divided is None or divided.op != "div" or len(divided.inputs) != 2 or divided.inputs[1].vid != scale:
+            return None
+        return divided.inputs[0].vid
 
     def _scale_step(self, block: AttentionBlock, event: OpEvent, main: int) -> bool:
         """Fold a multiplication or division by a number into `block.scale`; False if not one."""

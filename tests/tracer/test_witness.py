@@ -47,7 +47,7 @@ def test_a_violated_witness_is_an_error_at_the_line_that_made_it(name: str, code
 
 
 @pytest.mark.parametrize("name", ["causal_leak_static_kv_cache", "mask_polarity_where_pooling",
-                                  "padding_leak_mask_ignored", "batch_leak_eval_batch_statistics",
+                                  "padding_leak_mask_ignored",
                                   "causal_leak_conv_no_causal_padding", "nondeterministic_noise_in_eval",
                                   "causal_leak_linear_attention_normalizer", "causal_leak_ssm_centred_conv",
                                   "batch_leak_packed_documents_causal_only",

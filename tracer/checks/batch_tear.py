@@ -1,4 +1,5 @@
-"""batch-leak (from the axes): a reshape that tears the batch axis into another mixes the samples.
+"""batch-leak (from the axes): a reshape that tears the batch axis into another mixes the samples,
+and so does a statistic over the batch that is applied to every sample (`batch_statistic`).
 
 `x.reshape(B, T * d)` on a sequence-first `(T, B, d)` tensor, or `x.view(T, B, d)` on a
 batch-first one, gives rows that hold pieces of several samples: from there on, one
@@ -16,6 +17,7 @@ from typing import Iterable
 
 from ..findings import Finding
 from .base import Check
+from .batch_statistic import batch_statistics
 from .heads import torn_reshapes
 
 
@@ -40,6 +42,8 @@ class BatchTear(Check):
                     f"the batch axis into the {torn}: each row of the result holds pieces of several samples",
                     hint="bring the batch to the front first (x.transpose(0, 1) for (T, B, d)), then reshape",
                 )
+        for event, message, hint in batch_statistics(analysis):
+            yield self.at(analysis, event, message, hint=hint)
 
 
 def _within_merged(analysis, event) -> set[str]:

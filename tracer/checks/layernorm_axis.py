@@ -54,6 +54,8 @@ class LayerNormAxis(Check):
         definition the finding names (read from the source only then)."""
         table = analysis.table
         wrong = [a for a in normalized if table.get(a).kind in WRONG]
+        if not wrong and not any(table.get(a).kind == "feature" for a in normalized):
+            wrong = [a for a in normalized if table.is_positions(a)]  # an image's pixels, flattened or not
         per_sample = all(table.get(a).kind != "batch" for a in wrong)
         whole_example = per_sample and any(table.get(a).kind == "feature" for a in normalized)
         if whole_example and not analysis.blocks:

@@ -23,7 +23,9 @@ class MaskAfterSoftmax(Check):
                 if not use.after:
                     continue
                 pattern = pattern_of(analysis, block, use)
-                if pattern is not None and not pattern.varies_along(3):
+                if block.normalized_axis is not None and analysis.table.get(block.normalized_axis).kind == "batch":
+                    break  # rows across samples are softmax-axis's finding, the cause of whatever a mask does to them
+                if pattern is not None and not pattern.varies_along(_normalized_dim(analysis.table, block, pattern)):
                     continue  # whole rows zeroed (e.g. rows with no valid key): the others still sum to 1
                 if pattern is not None and _already_hidden(analysis, block, pattern):
                     continue  # zeroes weights the softmax already made 0 (ESPnet's masked_fill(mask, 0.0))
@@ -33,6 +35,17 @@ class MaskAfterSoftmax(Check):
                     "weights of a row no longer sum to 1",
                     hint="mask the scores before the softmax: scores.masked_fill(mask, float('-inf'))",
                 )
+
+
+def _normalized_dim(table, block, pattern) -> int:
+    """The pattern's dim the softmax normalized (1 rest, 2 query, 3 key): a mask constant along it keeps
+    each row whole or drops it whole, whichever axis the softmax ran over (capsules competing for an item)."""
+    placement, normalized = pattern.placement, block.normalized_axis
+    if placement is None or normalized is None or table.same(normalized, placement.key_axis):
+        return 3
+    if placement.query_axis is not None and table.same(normalized, placement.query_axis):
+        return 2
+    return 1 if any(table.same(normalized, axis) for axis in placement.rest_axes) else 3
 
 
 def _already_hidden(analysis, block, after) -> bool:

@@ -30,6 +30,8 @@ class ScaleFactor(Check):
         for block in analysis.blocks:
             if block.scale is None or not block.contracted_size or block.product_event is None:
                 continue
+            if block.by_agreement:
+                continue  # routing logits accumulate agreements: no query-key score to scale
             if _recurrent_query(analysis, block):
                 continue  # an RNN decoder's state against its encoder's outputs: Luong's dot score is unscaled
             d_k = block.contracted_size

@@ -24,6 +24,8 @@ class SoftmaxAxis(Check):
             if "unknown" in (norm.kind, summed.kind) and (norm_dim is None or block.dim_of(table, contracted[0])
                                                           in (None, norm_dim)):
                 continue  # unnamed axes: only two distinct dims of the score table itself are a conclusion
+            if block.by_agreement and norm.kind not in ("batch", "head"):
+                continue  # routing by agreement: the outputs compete for each input (capsules), by design
             if not any(table.same(normalized, axis) or _sink_of(table, normalized, axis) for axis in contracted):
                 key_dim = block.dim_of(table, contracted[0])
                 spell = _spelling(analysis, block)
