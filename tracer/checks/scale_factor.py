@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
+from ..blocks import LAYOUT_OPS
 from ..evidence.provenance import factor_definitions, installed, module_definition, scaled_in_place
 from ..findings import Finding
 from .base import Check
@@ -46,6 +47,8 @@ class ScaleFactor(Check):
                 continue  # terms of other widths summed (MLA's nope and rope parts): one product of their total width
             if block.rank and not block.term_widths and math.isclose(block.scale, 1 / math.sqrt(block.rank), rel_tol=1e-3):
                 continue  # a weight absorbed into q or k: the scores are those of the narrower product it replaces
+            if _cosine_scores(analysis, block):
+                continue  # unit-length queries and keys: cosines, whose temperature is the model's choice
             if _folded_into_weights(analysis, block):
                 continue  # the factor is in q's or k's projection, scaled in place when the module was built
             where = block.scale_events[0] if block.scale_events else block.product_event
@@ -82,6 +85,35 @@ def _recurrent_query(analysis, block) -> bool:
             if made.op in RECURRENT:
                 return True
             vid = made.inputs[0].vid
+    return False
+
+
+def _cosine_scores(analysis, block) -> bool:
+    """Whether both sides of the query-key product are scaled to unit length over the features they
+    contract (`F.normalize(q, dim=-1)`, `k / k.norm(dim=-1, keepdim=True)`): the scores are cosines, in
+    [-1, 1] whatever d_k, so 1/sqrt(d_k) is no convention for them (cosine attention, Swin-V2, qk-norm
+    with a fixed temperature)."""
+    operands = analysis.recording.events[block.product_event].inputs[:2]
+    return len(operands) == 2 and all(_unit_length(analysis, operand.vid) for operand in operands)
+
+
+def _unit_length(analysis, vid: int) -> bool:
+    flow = analysis.flow
+    for _ in range(8):  # back through the head split and the transpose of the keys
+        made = flow.made_by(vid)
+        if made is None or not made.inputs:
+            return False
+        if made.op == "normalize":
+            return made.arg(1, "p", 2.0) == 2.0 and made.arg(2, "dim", 1) in (-1, len(made.inputs[0].shape) - 1)
+        if made.op == "div" and len(made.inputs) == 2:
+            divisor = flow.made_by(made.inputs[1].vid)
+            while divisor is not None and divisor.op in ("clamp", "clamp_min", "add") and divisor.inputs:
+                divisor = flow.made_by(divisor.inputs[0].vid)
+            return divisor is not None and divisor.op in ("norm", "linalg_vector_norm", "vector_norm") and \
+                divisor.arg(1, "p", 2) in (2, "fro", None) and divisor.arg(2, "dim") in (-1, (-1,), [-1])
+        if made.op not in LAYOUT_OPS:
+            return False
+        vid = made.inputs[0].vid
     return False
 
 

@@ -52,6 +52,7 @@ class Facts:
     unpadded_masks: list[tuple[int, str]] = field(default_factory=list)  # (mask position, its sequence)
     sample_masks: dict[int, int] = field(default_factory=dict)  # mask input position -> its batch dim
     pad_rows: dict[str, tuple[str, int]] = field(default_factory=dict)  # sequence -> (embedding weight, pad id)
+    tied_rows: dict[str, str] = field(default_factory=dict)  # sequence -> which other op reads its pad row's weight
     outputs: int = 0  # how many outputs the forward returned
     compared_outputs: frozenset[int] | None = None  # outputs made from a table of samples against samples
     aligned: dict[int, frozenset[int]] = field(default_factory=dict)  # root -> roots lined up with it
@@ -61,6 +62,14 @@ class Facts:
 
     def aligned_roots(self, sequence: str) -> frozenset[int]:
         return self.aligned.get(self.sequence_roots[sequence], frozenset())
+
+    def padding_of(self, sequence: str | None) -> torch.Tensor | None:
+        """The known padding of a sequence, or of one lined up with it (a mask built over turn ids)."""
+        if sequence in self.padding:
+            return self.padding[sequence][0]
+        root = self.sequence_roots.get(sequence)
+        lined_up = self.aligned.get(root, frozenset()) if root is not None else frozenset()
+        return next((pad for other, (pad, _) in self.padding.items() if self.sequence_roots.get(other) in lined_up), None)
 
     def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
         for position, data in enumerate(self.data):
@@ -93,12 +102,12 @@ def gather(analysis, positions: list[int]) -> Facts:
     _padding(analysis, facts, positions)
     facts.image_padding = _image_padding(analysis, facts, positions)
     facts.documents = find_documents(analysis, facts, positions)
+    facts.aligned = _aligned_sequences(analysis)
     facts.causal = (_causal_sequences(analysis, facts) or _cached_language_model(analysis, facts)
                     or _causal_by_construction(analysis, facts) or _declared_causal(analysis, facts))
     facts.unpadded_masks = _unpadded_masks(analysis, facts, positions)
     facts.outputs = len(recording.outputs)
     facts.compared_outputs = _compared_outputs(analysis)
-    facts.aligned = _aligned_sequences(analysis)
     facts.sample_masks = _sample_masks(analysis, positions)
     return facts
 
@@ -109,15 +118,32 @@ def _aligned_sequences(analysis) -> dict[int, frozenset[int]]:
     several names, by table root. The axis-mismatch check reads such pairs as aligned by construction too."""
     table, apart = analysis.table, attended_pairs(analysis.table, analysis.blocks)
     groups: dict[int, set[int]] = {}
-    for conflict in table.conflicts:
-        first, second = conflict.first, conflict.second
-        if conflict.reason != "sequences" or table.get(first).size != table.get(second).size or \
+    pairs = [(conflict.first, conflict.second) for conflict in table.conflicts if conflict.reason == "sequences"]
+    for first, second in pairs + _masked_pairs(analysis):
+        if table.get(first).size != table.get(second).size or \
                 frozenset((table.sequence_of(first), table.sequence_of(second))) in apart:
             continue
+        first, second = table.base_of(first), table.base_of(second)
         joined = groups.get(table.find(first), {table.find(first)}) | groups.get(table.find(second), {table.find(second)})
         for root in joined:
             groups[root] = joined
     return {root: frozenset(group - {root}) for root, group in groups.items()}
+
+
+def _masked_pairs(analysis) -> list[tuple[int, int]]:
+    """(mask axis, score axis) pairs of the positions a mask was applied to, one by one, where the mask
+    was built over a sequence of its own (turn ids compared with each other): the same positions."""
+    table, pairs = analysis.table, []
+    for block in analysis.blocks:
+        for use in block.masks:
+            if use.mask is None or not use.axes:
+                continue
+            for mask_axis, size, score_axis in zip(reversed(analysis.axes_of(use.mask)), reversed(use.mask.shape),
+                                                   reversed(use.axes)):
+                if size > 1 and table.is_positions(mask_axis) and table.is_positions(score_axis) and \
+                        table.find(table.base_of(mask_axis)) != table.find(table.base_of(score_axis)):
+                    pairs.append((mask_axis, score_axis))
+    return pairs
 
 
 def _sample_masks(analysis, positions: list[int]) -> dict[int, int]:
@@ -143,7 +169,9 @@ def _padding(analysis, facts: Facts, positions: list[int]) -> None:
         if told.startswith(GUESSED):
             facts.guessed_padding |= {sequence}
         row = _pad_row(analysis, positions, padding.pad)
-        if row is not None:
+        if isinstance(row, str):
+            facts.tied_rows[sequence] = row
+        elif row is not None:
             facts.pad_rows[sequence] = row
 
 
@@ -175,10 +203,11 @@ def _image_padding(analysis, facts: Facts, positions: list[int]) -> ImagePadding
     return None
 
 
-def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, int] | None:
+def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, int] | str | None:
     """The embedding weight and the row every padded position reads (`padding_idx`), where the ids
     embedded are an input (or a view or slice of one: OpenNMT's (B, T, 1) ids) whose padded
-    positions all hold that id."""
+    positions all hold that id. A weight some other op reads too (an output projection tied to the
+    embedding) gives instead which op that is: its row is more than what the padded positions hold."""
     recording = analysis.recording
     for event in recording.ops("embedding"):
         pad_id = event.arg(2, "padding_idx")
@@ -193,6 +222,9 @@ def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, in
             continue
         pad_id %= event.inputs[1].shape[0]
         if bool((ids[pad] == pad_id).all()):
+            reader = next((user for user, _ in analysis.flow.users(weight.meta.vid) if user.op != "embedding"), None)
+            if reader is not None:
+                return f"the pad id {pad_id}'s row of {weight.name} is also read by the {reader.op} at line {reader.line}"
             return weight.name, pad_id
     return None
 
@@ -232,11 +264,20 @@ def _causal_sequences(analysis, facts: Facts) -> dict[str, int]:
             pattern = pattern_of(analysis, block, use)
             if pattern is None or pattern.hidden.shape[-2] < 2:
                 continue
-            prefix = _staircase_prefix(~pattern.hidden)
+            ordered = _built_from_a_triangle(analysis, use.mask.vid) if use.mask is not None else False
+            prefix = _staircase_prefix(~pattern.hidden, None if ordered else facts.padding_of(pattern.key_seq))
             if prefix is not None:
                 found[sequence] = prefix
                 break
     return found
+
+
+def _built_from_a_triangle(analysis, vid: int) -> bool:
+    """Whether a mask was made from a `tril` or `triu`: an order its author meant, which its padded
+    positions still show where the rest of the mask hides it (`tril | real_keys`)."""
+    flow = analysis.flow
+    return any((made := flow.made_by(ancestor)) is not None and made.op in ("tril", "triu")
+               for ancestor in flow.ancestors(vid, limit=200))
 
 
 def _cached_language_model(analysis, facts: Facts) -> dict[str, int]:
@@ -388,14 +429,16 @@ def _query_sequence(analysis, block: AttentionBlock, facts: Facts) -> str | None
     return None
 
 
-def _staircase_prefix(visible: torch.Tensor) -> int | None:
+def _staircase_prefix(visible: torch.Tensor, pad: torch.Tensor | None = None) -> int | None:
     """For a mask whose view of the keys moves with the query (a causal mask, a cache mask, a
     window: not a symmetric one) after a prefix of alike rows (a prefix LM's, whatever they see),
     the last row of that prefix, the longest over the samples (0 when it has none); None for any
     other mask."""
 
     prefixes = []
-    for table in visible.reshape(-1, *visible.shape[-2:]):
+    tables = visible.reshape(-1, *visible.shape[-2:])
+    per_sample = max(tables.shape[0] // visible.shape[0], 1) if visible.dim() > 2 else 1
+    for index, table in enumerate(tables):
         seen = table.any(-1)
         if int(seen.sum()) < 2:
             continue
@@ -411,6 +454,8 @@ def _staircase_prefix(visible: torch.Tensor) -> int | None:
                    for bound in (last, first)]
         square = table.shape[-1] == table.shape[-2]
         real = seen & table.any(0) if square else seen  # padding: keys nobody reads, and their own rows
+        if square and pad is not None and tuple(pad.shape) == (visible.shape[0], size_k):
+            real = real & ~pad[index // per_sample]  # known padding orders nothing (a padded query kept on its diagonal)
         if not any(follows) or (square and undirected(table, real)):
             continue
         prefixes.append(max(leading - 1, 0))

@@ -97,6 +97,10 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
                        f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
                        rows={weight: pad_id})
             return
+        if not described and seq in facts.tied_rows:
+            yield Skipped("padding", f"padding of {data.name} is read from its own pad ids, and {facts.tied_rows[seq]} "
+                                     "(tied weights): redrawing that row would move more than the padded positions")
+            continue
         if not described and seq in facts.guessed_padding:  # runs of token 0, which may be tokens (a beam's row 0)
             yield Skipped("padding", f"the runs of 0 at one end of {data.name} may be padding, but nothing else says "
                                      "so (no mask, no pad id): nothing to change", said=False)
