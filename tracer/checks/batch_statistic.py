@@ -67,7 +67,7 @@ def _compares_samples(analysis, axes: tuple[int, ...], size: int) -> bool:
 def _meets_samples(analysis, vid: int) -> int | None:
     """The first op, a few steps on, where the reduced number meets a value that still holds samples
     (more than one), or None."""
-    flow, table = analysis.flow, analysis.table
+    flow = analysis.flow
     todo = [(vid, 0)]
     while todo:
         current, steps = todo.pop()
