@@ -26,6 +26,8 @@ MADE_SEQUENCE = "N"
 # The label of an axis a tiling made (`repeat`, `repeat_interleave`): its entries are copies of one
 # value, so it carries no sample and no position of any input, whatever its size.
 COPIES = "copies"
+# The label of an input's own feature dim, as the inputs stage names it: data no layer has read yet.
+INPUT_FEATURES = "features of input"
 
 
 @dataclass(frozen=True, init=False)
@@ -285,6 +287,24 @@ class AxisTable:
                                      label=f"factor {position + 1} of {len(sizes)} of {record.display}"))
             self._memo[key] = tuple(made)
         return list(self._memo[key])
+
+    def patches_embedded(self, axis: int) -> None:
+        """A projection reads `axis`, the last of two factors cut from an input's own dim before any
+        layer read it (`rearrange(signal, "b c (p s) -> b c p s")`, then `nn.Linear(s, d)`): the cut
+        made patches and the samples in each, not heads and their features, so the first factor is
+        the patches' positions along the signal."""
+        record = self.get(axis)
+        if record.kind != "feature" or record.base is None:
+            return
+        split = self.axes[self.find(record.base)]
+        if split.kind != "feature" or not split.label.startswith(INPUT_FEATURES):
+            return
+        for key, made in self._memo.items():
+            if key[0] == "factors" and len(made) == 2 and self.find(made[1]) == self.find(axis):
+                first = self.find(made[0])
+                if self.axes[first].kind == "head":
+                    self.axes[first] = self.axes[first].replaced(
+                        kind="seq", name="P", seq=f"patches@{first}", label=f"patches cut from {split.display}")
 
     def taken_apart(self, axis: int) -> None:
         """An axis taken apart piece by piece (unbind, an integer index). A head factor so taken is

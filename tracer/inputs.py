@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .axes import AxisTable
+from .axes import INPUT_FEATURES, AxisTable
 from .events import Recording
 from .evidence.layout import Layout
 
@@ -49,7 +49,7 @@ def assign_input_axes(recording: Recording, table: AxisTable, layout: Layout) ->
                 axis = table.new("seq", size, name=name, seq=f"{source.name}:{dim}" if roles.count("seq") > 1
                                  else source.name, label=f"positions of input {source.name}")
             elif role == "feature":
-                axis = table.new("feature", size, name="d", label=f"features of input {source.name}")
+                axis = table.new("feature", size, name="d", label=f"{INPUT_FEATURES} {source.name}")
             else:
                 axis = table.new("unknown", size)
             if source.meta.vid in layout.roles and size != 1:

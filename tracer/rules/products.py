@@ -96,6 +96,7 @@ def linear_rule(ctx: RuleContext) -> list[Axes]:
     x = ctx.inputs[0]
     weight = ctx.inputs[1]
     ctx.facts.contracted = [(0, len(x) - 1), (1, len(weight) - 1)]
+    ctx.table.patches_embedded(x[-1])
     ctx.table.unify(weight[-1], x[-1], ctx.event.index)
     if len(weight) == 2:
         ctx.table.specify(weight[0], "feature", label=f"features made by {ctx.event.module or 'a projection'}")

@@ -2,7 +2,7 @@
 
 Two runs that differ only where a witness changed the inputs are compared cell by cell in
 the region the witness protects. Float noise is not a move: a cell moves when it changes by
-more than `RELATIVE` of the value's own scale. NaN in both runs at one cell, or one infinity in both, is no change.
+more than `RELATIVE` of the scale of the cells judged (not of a fill written elsewhere). NaN in both runs at one cell, or one infinity in both, is no change.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ def moved(before: torch.Tensor, after: torch.Tensor, protected: torch.Tensor) ->
         same = (first == second) | (torch.isnan(first) & torch.isnan(second))  # equal infinities too
         change = torch.where(same, torch.zeros((), dtype=torch.float64), (second - first).abs())
         change = torch.nan_to_num(change, nan=float("inf"))
-        finite = first[torch.isfinite(first)]
+        # the scale of the cells judged: a fill far from them (-1e4 written over the padded outputs) is no scale
+        judged = torch.isfinite(first) & torch.broadcast_to(protected, first.shape)
+        finite = first[judged] if bool(judged.any()) else first[torch.isfinite(first)]
         scale = float(finite.abs().max()) if finite.numel() else 1.0
         tolerance = RELATIVE * (1.0 + scale)
     change = torch.where(torch.broadcast_to(protected, change.shape), change, torch.zeros((), dtype=change.dtype))
