@@ -623,8 +623,10 @@ class BlockFinder:
         """Whether a value is a maximum (or log-sum-exp) taken of a table, seen through the ops `through`
         (a hand-written softmax's shift also through the fill of its masked scores)."""
         peak = self.flow.made_by(meta.vid)
-        while peak is not None and peak.op in through and peak.inputs:
-            peak = self.flow.made_by(peak.inputs[0].vid)
+        while peak is not None and (peak.op in through or peak.op == "where") and peak.inputs:
+            # `torch.where(torch.isfinite(m), m, 0)`: the peak where a row has one, its first branch
+            kept = peak.inputs[1] if peak.op == "where" and len(peak.inputs) > 1 else peak.inputs[0]
+            peak = self.flow.made_by(kept.vid)
         return peak is not None and peak.op in ("max", "amax", "logsumexp")
 
     def _additive(self, event: OpEvent, other: TensorMeta, after: bool, shape: tuple[int, ...] | None = None,
