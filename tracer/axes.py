@@ -299,12 +299,13 @@ class AxisTable:
         split = self.axes[self.find(record.base)]
         if split.kind != "feature" or not split.label.startswith(INPUT_FEATURES):
             return
-        for key, made in self._memo.items():
-            if key[0] == "factors" and len(made) == 2 and self.find(made[1]) == self.find(axis):
-                first = self.find(made[0])
-                if self.axes[first].kind == "head":
-                    self.axes[first] = self.axes[first].replaced(
-                        kind="seq", name="P", seq=f"patches@{first}", label=f"patches cut from {split.display}")
+        made = self._memo.get(("factors", record.base, (split.size // record.size, record.size)))
+        if made is None or self.find(made[1]) != self.find(axis):
+            return
+        first = self.find(made[0])
+        if self.axes[first].kind == "head":
+            self.axes[first] = self.axes[first].replaced(
+                kind="seq", name="P", seq=f"patches@{first}", label=f"patches cut from {split.display}")
 
     def taken_apart(self, axis: int) -> None:
         """An axis taken apart piece by piece (unbind, an integer index). A head factor so taken is

@@ -19,12 +19,12 @@ class MaskAfterSoftmax(Check):
         for block in analysis.blocks:
             if block.renormalized:
                 continue
+            if block.normalized_axis is not None and analysis.table.get(block.normalized_axis).kind == "batch":
+                continue  # rows across samples are softmax-axis's finding, the cause of whatever a mask does to them
             for use in block.masks:
                 if not use.after:
                     continue
                 pattern = pattern_of(analysis, block, use)
-                if block.normalized_axis is not None and analysis.table.get(block.normalized_axis).kind == "batch":
-                    break  # rows across samples are softmax-axis's finding, the cause of whatever a mask does to them
                 if pattern is not None and not pattern.varies_along(_normalized_dim(analysis.table, block, pattern)):
                     continue  # whole rows zeroed (e.g. rows with no valid key): the others still sum to 1
                 if pattern is not None and _already_hidden(analysis, block, pattern):

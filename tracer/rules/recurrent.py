@@ -25,7 +25,7 @@ def recurrent_rule(ctx: RuleContext) -> list[Axes]:
         return [ctx.fresh(out.shape) for out in outputs]
     time = x[1] if _batch_first(ctx) else x[0]
     if ctx.table.get(time).kind == "unknown":  # read step by step, in order: positions, whatever made them
-        steps = ctx.table.new("seq", ctx.shape(0)[1 if _batch_first(ctx) else 0], name="T", seq=f"steps@{ctx.event.index}",
+        steps = ctx.table.new("seq", ctx.table.get(time).size, name="T", seq=f"steps@{ctx.event.index}",
                               origin=ctx.event.index, label=f"the steps {ctx.event.module or 'a recurrent layer'} reads")
         ctx.table.unify(time, steps, ctx.event.index)
     sequence = x[:2] + (_features(ctx, outputs[0].shape[-1]),)

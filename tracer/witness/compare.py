@@ -2,7 +2,8 @@
 
 Two runs that differ only where a witness changed the inputs are compared cell by cell in
 the region the witness protects. Float noise is not a move: a cell moves when it changes by
-more than `RELATIVE` of the scale of the cells judged (not of a fill written elsewhere). NaN in both runs at one cell, or one infinity in both, is no change.
+more than `RELATIVE` of the scale of the cells judged (not of a fill written elsewhere). NaN in
+both runs at one cell, or one infinity in both, is no change.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def moved(before: torch.Tensor, after: torch.Tensor, protected: torch.Tensor) ->
         protected = protected.unsqueeze(-1)
     if not bool(((before != after) & protected).any()):  # every protected cell equal (NaN is never): no move,
         return None  # found without the float64 pass below, which a clean witness would pay on every output
+    protected = torch.broadcast_to(protected, before.shape)
     if not (before.is_floating_point() or after.is_floating_point()):
         change = (before != after).to(torch.float64)
         tolerance = 0.0
@@ -38,11 +40,11 @@ def moved(before: torch.Tensor, after: torch.Tensor, protected: torch.Tensor) ->
         change = torch.where(same, torch.zeros((), dtype=torch.float64), (second - first).abs())
         change = torch.nan_to_num(change, nan=float("inf"))
         # the scale of the cells judged: a fill far from them (-1e4 written over the padded outputs) is no scale
-        judged = torch.isfinite(first) & torch.broadcast_to(protected, first.shape)
+        judged = torch.isfinite(first) & protected
         finite = first[judged] if bool(judged.any()) else first[torch.isfinite(first)]
         scale = float(finite.abs().max()) if finite.numel() else 1.0
         tolerance = RELATIVE * (1.0 + scale)
-    change = torch.where(torch.broadcast_to(protected, change.shape), change, torch.zeros((), dtype=change.dtype))
+    change = torch.where(protected, change, torch.zeros((), dtype=change.dtype))
     if change.numel() == 0:
         return None
     largest = float(change.max())
