@@ -1,7 +1,8 @@
 """Packed documents: told by an input's values (ids or offsets), kept apart as samples are.
 
-The documents witness changes the first packed document of each row and protects every other
-document's positions; where every output is pooled, the values inside are judged instead.
+The documents witness changes one packed document of each row (the second of three or more, else
+the first) and protects every other document's positions; where every output is pooled, the
+values inside are judged instead.
 """
 
 from __future__ import annotations

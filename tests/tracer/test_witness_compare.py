@@ -31,3 +31,13 @@ def test_nan_in_both_runs_is_no_move_but_nan_in_one_is() -> None:
 def test_float_noise_is_no_move() -> None:
     before, protected = torch.tensor([1000.0, 1.0]), torch.ones(2, dtype=torch.bool)
     assert moved(before, before + 1e-6, protected) is None
+
+
+def test_a_fill_over_protected_cells_sets_no_scale() -> None:
+    """-1e4 written over real positions that are not scored is one value repeated: the move of a
+    computed score is judged against the computed scores, not against the fill."""
+    before = torch.tensor([-1e4, -1e4, -1e4, 0.5, -0.3, 0.2])
+    after = before.clone()
+    after[3] += 0.002
+    assert moved(before, after, torch.ones(6, dtype=torch.bool)) is not None
+    assert moved(before, before + torch.tensor([0, 0, 0, 1e-7, 0, 0]), torch.ones(6, dtype=torch.bool)) is None

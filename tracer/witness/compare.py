@@ -2,7 +2,8 @@
 
 Two runs that differ only where a witness changed the inputs are compared cell by cell in
 the region the witness protects. Float noise is not a move: a cell moves when it changes by
-more than `RELATIVE` of the scale of the cells judged (not of a fill written elsewhere). NaN in
+more than `RELATIVE` of the scale of the cells judged (not of a fill: -1e4 written over padded
+outputs, or over real positions a head does not score, is one value repeated). NaN in
 both runs at one cell, or one infinity in both, is no change.
 """
 
@@ -39,11 +40,7 @@ def moved(before: torch.Tensor, after: torch.Tensor, protected: torch.Tensor) ->
         same = (first == second) | (torch.isnan(first) & torch.isnan(second))  # equal infinities too
         change = torch.where(same, torch.zeros((), dtype=torch.float64), (second - first).abs())
         change = torch.nan_to_num(change, nan=float("inf"))
-        # the scale of the cells judged: a fill far from them (-1e4 written over the padded outputs) is no scale
-        judged = torch.isfinite(first) & protected
-        finite = first[judged] if bool(judged.any()) else first[torch.isfinite(first)]
-        scale = float(finite.abs().max()) if finite.numel() else 1.0
-        tolerance = RELATIVE * (1.0 + scale)
+        tolerance = RELATIVE * (1.0 + _scale(first, protected))
     change = torch.where(protected, change, torch.zeros((), dtype=change.dtype))
     if change.numel() == 0:
         return None
@@ -52,6 +49,18 @@ def moved(before: torch.Tensor, after: torch.Tensor, protected: torch.Tensor) ->
         return None
     cell = tuple(int(i) for i in torch.unravel_index(change.argmax(), change.shape))
     return Move(largest, cell)
+
+
+def _scale(values: torch.Tensor, protected: torch.Tensor) -> float:
+    """The largest finite magnitude among the judged cells, a fill left out: computed values seldom
+    repeat exactly, a fill always does, so values held by one cell only set the scale where any are."""
+    judged = torch.isfinite(values) & protected
+    finite = values[judged] if bool(judged.any()) else values[torch.isfinite(values)]
+    if finite.numel() == 0:
+        return 1.0
+    distinct, counts = finite.unique(return_counts=True)
+    computed = distinct[counts == 1]
+    return float((computed if computed.numel() else finite).abs().max())
 
 
 def changed_anywhere(before: torch.Tensor, after: torch.Tensor) -> bool:

@@ -72,11 +72,15 @@ def _from_offsets(value: torch.Tensor, size_t: int, size_b: int) -> torch.Tensor
 
 
 def changed_document(ids: torch.Tensor) -> torch.Tensor:
-    """(B, T) True at the first document of each row that packs several: a later document reads an
-    earlier one in a causal model that forgot the document mask, so the first is the one to change."""
+    """(B, T) True at the document of each row that packs several which the witness changes.
+
+    A row of three or more changes its second document: a causal model that forgot the document
+    mask lets the third read it, a bidirectional one lets the first, and a design that shares its
+    first segment with every other (a claim each evidence snippet reads) is not taken for a leak.
+    A row of two can only show the causal leak through its first document, so that one changes."""
     changed = torch.zeros_like(ids, dtype=torch.bool)
     for documents, marks in zip(ids, changed):
-        present = documents[documents >= 0]
-        if present.unique().numel() >= 2:
-            marks.copy_(documents == present[0])
+        present = documents[documents >= 0].unique_consecutive()
+        if present.numel() >= 2:
+            marks.copy_(documents == present[1 if present.numel() >= 3 else 0])
     return changed

@@ -139,7 +139,7 @@ def _image_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
 
 
 def _documents(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
-    """The first packed document of each row changed: no other document's positions may move."""
+    """One packed document of each row changed (`changed_document`): no other document's positions may move."""
     documents = facts.documents
     data = facts.data[documents.position]
     tensor = inputs[documents.position]
@@ -157,8 +157,19 @@ def _documents(facts: Facts, inputs: list[torch.Tensor]) -> Plan | Skipped:
     if len(changed) == 1:
         where = [_positions(int(spans[0][1][0]), int(spans[0][1][-1]))]
     listed = ", ".join(where[:-1]) + " and " + where[-1] if len(where) > 1 else where[0]
-    return Plan("documents", region, f"the first packed document of {data.name} ({listed}; documents told by "
+    which = _which_documents(documents.ids, changed)
+    return Plan("documents", region, f"{which} packed document of {data.name} ({listed}; documents told by "
                                      f"{documents.told})", {documents.position: _changed(tensor, cells, data.vocabulary, None)})
+
+
+def _which_documents(ids: torch.Tensor, changed: torch.Tensor) -> str:
+    """`the first`, `the second`, or `one` where rows differ: which document of its row was changed."""
+    ordinals = set()
+    for documents, marks in zip(ids, changed):
+        if bool(marks.any()):
+            present = documents[documents >= 0].unique_consecutive()
+            ordinals.add(int((present == documents[marks][0]).nonzero()[0]))
+    return {frozenset({0}): "the first", frozenset({1}): "the second"}.get(frozenset(ordinals), "one")
 
 
 def _padding_region(facts: Facts, seq: str, pad: torch.Tensor) -> Region:
