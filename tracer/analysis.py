@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -45,29 +45,20 @@ MAX_PASSES = 3  # hypothesis, then settled roles; a third only if settling moved
 
 
 @dataclass
-class Analysis:
+class Reading:
+    """What the axes stage produces from a recording: every value's axes under the settled input
+    layout, each op's facts, and the attention blocks. The evidence stages after it (padding, the
+    layout's votes) read this and nothing later, so none of them can depend on a finding."""
+
     recording: Recording
     layout: Layout = field(default_factory=Layout)
     table: AxisTable = field(default_factory=AxisTable)
     axes: dict[int, tuple[int, ...]] = field(default_factory=dict)  # vid -> axes
     facts: dict[int, OpFacts] = field(default_factory=dict)  # event index -> facts
     inputs: InputAxes = field(default_factory=InputAxes)
-    padding: dict[str, Padding] = field(default_factory=dict)  # sequence id -> its padding
     flow: Dataflow | None = None
     blocks: list[AttentionBlock] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the user should know about this analysis
-    shared: dict = field(default_factory=dict)  # results two checks read (the causal masks), computed once
-    witnesses: dict = field(default_factory=dict)  # what the witnesses ran and skipped (tracer.witness)
-    limitations: list[Limitation] = field(default_factory=list)  # value checks that did not run, and where
-
-    @cached_property
-    def graph(self) -> nx.MultiDiGraph:
-        return build_graph(self.recording, self)
-
-    @cached_property
-    def node_ids(self) -> list[str]:
-        return op_node_ids(self.recording)
 
     def axes_of(self, meta: TensorMeta) -> tuple[int, ...]:
         return self.axes.get(meta.vid) or tuple(self.table.new("unknown", s) for s in meta.shape)
@@ -98,6 +89,29 @@ class Analysis:
     def module_types(self) -> dict[str, str]:
         return {call.path: call.type_name for call in self.recording.module_calls}
 
+
+@dataclass
+class Analysis(Reading):
+    """A reading with what the later stages made of it: padding, findings, witnesses."""
+
+    padding: dict[str, Padding] = field(default_factory=dict)  # sequence id -> its padding
+    findings: list[Finding] = field(default_factory=list)
+    shared: dict = field(default_factory=dict)  # results two checks read (the causal masks), computed once
+    witnesses: dict = field(default_factory=dict)  # what the witnesses ran and skipped (tracer.witness)
+    limitations: list[Limitation] = field(default_factory=list)  # value checks that did not run, and where
+
+    @classmethod
+    def of(cls, reading: Reading, padding: dict[str, Padding]) -> "Analysis":
+        return cls(**{item.name: getattr(reading, item.name) for item in fields(Reading)}, padding=padding)
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        return build_graph(self.recording, self)
+
+    @cached_property
+    def node_ids(self) -> list[str]:
+        return op_node_ids(self.recording)
+
     @property
     def summary(self) -> dict:
         recording = self.recording
@@ -123,21 +137,21 @@ class Analysis:
         }
 
 
-def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis:
+def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Reading:
     """One pass: axes for every value under `layout`'s input roles, then the attention blocks."""
-    analysis = Analysis(recording, layout, flow=flow)
-    analysis.inputs = assign_input_axes(recording, analysis.table, layout)
-    analysis.axes.update(analysis.inputs.axes)
+    reading = Reading(recording, layout, flow=flow)
+    reading.inputs = assign_input_axes(recording, reading.table, layout)
+    reading.axes.update(reading.inputs.axes)
     products = layout.attention_products
     written = _written(recording, flow)
     params = {vid for vid, source in recording.sources.items() if source.kind == "param"}
-    table, known, all_facts, none = analysis.table, analysis.axes, analysis.facts, frozenset()
+    table, known, all_facts, none = reading.table, reading.axes, reading.facts, frozenset()
     for event in recording.events:  # once per op and pass: `axes_of` and `rules.infer` inline
         metas = event.inputs
         inputs = []
         for meta in metas:
             axes = known.get(meta.vid)
-            inputs.append(axes if axes else analysis.axes_of(meta))
+            inputs.append(axes if axes else reading.axes_of(meta))
         of_params = [i for i, meta in enumerate(metas) if meta.vid in params] if params else None
         facts = all_facts[event.index] = OpFacts()
         ctx = RuleContext(table, event, inputs, facts, products.get(event.index), bool(metas) and metas[0].vid in written,
@@ -149,10 +163,10 @@ def infer_axes(recording: Recording, layout: Layout, flow: Dataflow) -> Analysis
         for meta, axes in zip(event.outputs, outputs):
             known[meta.vid] = axes if len(axes) == len(meta.shape) else ctx.fresh(meta.shape)
     try:
-        analysis.blocks = find_blocks(flow, analysis.table, analysis.axes, analysis.facts)
+        reading.blocks = find_blocks(flow, reading.table, reading.axes, reading.facts)
     except Exception as problem:  # noqa: BLE001 - the checks that need no blocks still run
-        analysis.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
-    return analysis
+        reading.notes.append(f"internal error while finding attention blocks: {type(problem).__name__}: {problem}")
+    return reading
 
 
 def _written(recording: Recording, flow: Dataflow) -> set[int]:
@@ -171,26 +185,26 @@ def _written(recording: Recording, flow: Dataflow) -> set[int]:
     return written
 
 
-def settled_analysis(recording: Recording, forced: str | None = None) -> Analysis:
+def settled_reading(recording: Recording, forced: str | None = None) -> Reading:
     """Passes until the input roles the evidence settles stop changing (see `evidence.layout`)."""
     flow = Dataflow.of(recording)
     layout = prior_layout(recording, forced)
     for _ in range(MAX_PASSES):
-        analysis = infer_axes(recording, layout, flow)
-        settled = settle(recording, layout, gather_votes(analysis, analysis.inputs), attention_products(analysis))
-        analysis.layout = settled
-        if settled.roles == layout.roles and _same_reading(analysis, settled.attention_products):
+        reading = infer_axes(recording, layout, flow)
+        settled = settle(recording, layout, gather_votes(reading), attention_products(reading))
+        reading.layout = settled
+        if settled.roles == layout.roles and _same_reading(reading, settled.attention_products):
             break
         layout = settled
-    return analysis
+    return reading
 
 
-def _same_reading(analysis: Analysis, products: dict[int, bool]) -> bool:
+def _same_reading(reading: Reading, products: dict[int, bool]) -> bool:
     """Whether this pass already read every query-key product the way the evidence says: queries
     in its rows with role copies made (so another pass would change nothing)."""
     for index, keys_in_rows in products.items():
-        facts = analysis.facts.get(index)
-        if keys_in_rows or facts is None or facts.query is None or analysis.table.get(facts.query).role != "query":
+        facts = reading.facts.get(index)
+        if keys_in_rows or facts is None or facts.query is None or reading.table.get(facts.query).role != "query":
             return False
     return True
 
@@ -209,8 +223,10 @@ def analyse(recording: Recording, layout: str | None = None, select: set[str] | 
 
 
 def _analyse(recording: Recording, layout: str | None, select: set[str] | None) -> Analysis:
-    analysis = settled_analysis(recording, layout)
-    analysis.padding = find_padding(analysis)
+    """The stages in order, each reading what the ones before produced: axes and blocks, padding,
+    then checks (witnesses run after, on the live model: `tracer.witness`)."""
+    reading = settled_reading(recording, layout)
+    analysis = Analysis.of(reading, find_padding(reading))
     if not analysis.blocks and not recording.error:  # a pass that raised has its shape-error to say why
         analysis.notes.append(NO_ATTENTION)
     analysis.findings = folded(merge_repeats(run_checks(analysis, select=select), analysis.module_types()))

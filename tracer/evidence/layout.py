@@ -28,8 +28,7 @@ from ..rules.spatial import CONVOLUTIONS
 from .sources import candidates, data_inputs
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis
-    from ..inputs import InputAxes
+    from ..analysis import Reading
 
 HAND_WRITTEN = 3.0
 POOLING = ("mean", "sum", "amax", "max", "logsumexp", "nanmean")  # reductions that pool positions
@@ -132,14 +131,14 @@ def _per_dim(rank: int, votes: list[Vote]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------- gathering
 class VoteCollector:
-    """Reads one analysis pass for evidence about the data inputs' dims."""
+    """Reads one pass of the axes stage for evidence about the data inputs' dims."""
 
-    def __init__(self, analysis: "Analysis", inputs: "InputAxes") -> None:
-        self.analysis, self.table = analysis, analysis.table
+    def __init__(self, reading: "Reading") -> None:
+        self.reading, self.table = reading, reading.table
         self.dims_by_root: dict[int, list[tuple[int, int]]] = {}
-        for axis, dims in inputs.dims.items():
+        for axis, dims in reading.inputs.dims.items():
             self.dims_by_root.setdefault(self.table.find(axis), []).extend(dims)
-        self.calls = {call.path: call for call in analysis.recording.module_calls}
+        self.calls = {call.path: call for call in reading.recording.module_calls}
         self.seen: dict[tuple[int, int, str, str], Vote] = {}
 
     def dims_of(self, axis: int) -> list[tuple[int, int]]:
@@ -171,22 +170,22 @@ class VoteCollector:
     def _declared(self) -> None:
         """A torch module that states its input layout (an RNN's or a transformer's `batch_first`)
         and runs no attention block itself: its input's first two dims are (B, T) or (T, B)."""
-        blocks = [block.norm_event for block in self.analysis.blocks]
-        for call in self.analysis.recording.module_calls:
+        blocks = [block.norm_event for block in self.reading.blocks]
+        for call in self.reading.recording.module_calls:
             if "batch_first" not in call.attributes or not call.inputs or len(call.inputs[0].shape) != 3:
                 continue
             if any(call.first_event <= event < call.end_event for event in blocks):
                 continue  # its attention blocks vote already, with the same weight
             first = bool(call.attributes["batch_first"])
             weight = DECLARED if first else DEFAULT
-            axes = self.analysis.axes_of(call.inputs[0])
+            axes = self.reading.axes_of(call.inputs[0])
             reason = f"{call.type_name}(batch_first={first}) reads it"
             self.vote(axes[0], "batch" if first else "seq", weight, reason, call.first_event)
             self.vote(axes[1], "seq" if first else "batch", weight, reason, call.first_event)
 
     def _lengths(self) -> None:
         """Of an input that may be (B, T) or (T, B), the longer leading dim is likelier the sequence."""
-        for source in data_inputs(self.analysis.recording):
+        for source in data_inputs(self.reading.recording):
             options = candidates(source)
             shape = source.meta.shape
             if any(option[:2] == ("seq", "batch") for option in options) and shape[0] != shape[1] \
@@ -209,7 +208,7 @@ class VoteCollector:
 
     def _attention(self) -> None:
         table = self.table
-        for block in self.analysis.blocks:
+        for block in self.reading.blocks:
             sequence, batch = self._weights(block.module)
             ends = [axis for axis in (block.query_axis, block.key_axis) if axis is not None]
             for axis in ends:
@@ -253,11 +252,11 @@ class VoteCollector:
     def _positions(self) -> None:
         """Position tables and rotary factors added (or multiplied) along a dim mark it a sequence;
         the table's broadcast singleton, the batch."""
-        analysis = self.analysis
-        for event in analysis.recording.ops(*POSITION_OPS):
+        reading = self.reading
+        for event in reading.recording.ops(*POSITION_OPS):
             if len(event.inputs) != 2 or not event.outputs or not event.outputs[0].dtype.startswith(("float", "bfloat", "complex")):
                 continue  # an integer sum is index bookkeeping (`beam + arange(B) * K`), no table added to the data
-            sides = [analysis.axes_of(meta) for meta in event.inputs]
+            sides = [reading.axes_of(meta) for meta in event.inputs]
             for table_side, data_side in ((0, 1), (1, 0)):
                 self._table_meets_data(event, sides[table_side], event.inputs[table_side].shape, sides[data_side],
                                        event.inputs[data_side].shape)
@@ -280,18 +279,18 @@ class VoteCollector:
         return self.table.axes[axis].kind == "pos" or self.table.get(axis).kind == "pos"
 
     def _features(self) -> None:
-        analysis = self.analysis
-        for event in analysis.recording.ops(*CONVOLUTIONS):  # (B, C, ...): the batch, then channels
-            axes = analysis.axes_of(event.inputs[0]) if event.inputs else ()
+        reading = self.reading
+        for event in reading.recording.ops(*CONVOLUTIONS):  # (B, C, ...): the batch, then channels
+            axes = reading.axes_of(event.inputs[0]) if event.inputs else ()
             spatial = len(event.inputs[1].shape) - 2 if len(event.inputs) > 1 else 0
             if len(axes) == spatial + 2:
                 self.vote(axes[0], "batch", FEATURES, f"{event.op} keeps it apart", event.index)
                 self.vote(axes[1], "feature", FEATURES, f"{event.op} acts on it", event.index)
-        for event in analysis.recording.ops("linear", "layer_norm", "rms_norm"):
+        for event in reading.recording.ops("linear", "layer_norm", "rms_norm"):
             if not event.inputs:
                 continue
-            axes = analysis.axes_of(event.inputs[0])
-            dims = analysis.facts[event.index].normalized if event.op != "linear" else (len(axes) - 1,)
+            axes = reading.axes_of(event.inputs[0])
+            dims = reading.facts[event.index].normalized if event.op != "linear" else (len(axes) - 1,)
             for dim in dims:
                 if dim < len(axes):
                     self.vote(axes[dim], "feature", FEATURES, f"{event.op} acts on it", event.index)
@@ -312,8 +311,8 @@ class VoteCollector:
     def _pooling(self) -> None:
         """A dim pooled away (`h.mean(0)` before a classifier) is no batch: samples are never summed
         together. A reduction kept beside its input (`x - x.mean(0)`: a normalization) says nothing."""
-        analysis = self.analysis
-        for event in analysis.recording.ops(*POOLING):
+        reading = self.reading
+        for event in reading.recording.ops(*POOLING):
             dims = event.arg(1, "dim")
             if event.arg(2, "keepdim", False) or not event.inputs or not event.outputs or isinstance(dims, bool):
                 continue
@@ -321,26 +320,26 @@ class VoteCollector:
             if not isinstance(dims, list) or not all(isinstance(d, int) for d in dims):
                 continue
             if any(len(user.inputs) > 1 and any(m.vid == event.inputs[0].vid for m in user.inputs)
-                   for user, _ in analysis.flow.users(event.outputs[0].vid)):
+                   for user, _ in reading.flow.users(event.outputs[0].vid)):
                 continue  # combined with what it was taken from: a statistic, not a pooling
-            axes = analysis.axes_of(event.inputs[0])
+            axes = reading.axes_of(event.inputs[0])
             for dim in dims:
                 if -len(axes) <= dim < len(axes) and dim % len(axes) != len(axes) - 1:
                     self.vote(axes[dim], "seq", POSITIONS, "it is pooled away", event.index)
 
 
-def gather_votes(analysis: "Analysis", inputs: "InputAxes") -> list[Vote]:
-    return VoteCollector(analysis, inputs).collect()
+def gather_votes(reading: "Reading") -> list[Vote]:
+    return VoteCollector(reading).collect()
 
 
-def attention_products(analysis: "Analysis") -> dict[int, bool]:
+def attention_products(reading: "Reading") -> dict[int, bool]:
     """Each block's query-key product, and whether its keys are its rows: the side the weights
     are summed over against the values is the key side, however the product was written."""
-    found, table = {}, analysis.table
-    for block in analysis.blocks:
+    found, table = {}, reading.table
+    for block in reading.blocks:
         if block.product_event is None or block.kind == "sdpa":
             continue
-        facts = analysis.facts[block.product_event]
+        facts = reading.facts[block.product_event]
         summed = block.contracted_axes[0] if block.contracted_axes else None
         found[block.product_event] = bool(summed is not None and facts.query is not None
                                           and table.same(summed, facts.query)

@@ -21,7 +21,7 @@ from .documents import document_ids
 from .sources import ADDITIVE_HIDING, data_inputs, document_id_inputs, is_mask_like
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis
+    from ..analysis import Reading
     from ..events import Source
 
 
@@ -33,27 +33,27 @@ class Padding:
     told: str  # what told us, for messages: "pad id 1 (nn.Embedding padding_idx)"
 
 
-def find_padding(analysis: "Analysis") -> dict[str, Padding]:
+def find_padding(reading: "Reading") -> dict[str, Padding]:
     """Padding per sequence id (an `Axis.seq`), from the strongest evidence available."""
     found: dict[str, Padding] = {}
-    for seq, padding in _from_pad_ids(analysis):
+    for seq, padding in _from_pad_ids(reading):
         found.setdefault(seq, padding)
-    for seq, padding in _from_config(analysis):
+    for seq, padding in _from_config(reading):
         found.setdefault(seq, padding)
-    for seq, padding in _from_lengths(analysis):
+    for seq, padding in _from_lengths(reading):
         found.setdefault(seq, padding)
-    for seq, padding in _from_document_ids(analysis):
+    for seq, padding in _from_document_ids(reading):
         found.setdefault(seq, padding)
-    for seq, padding in _from_mask_inputs(analysis, found):
+    for seq, padding in _from_mask_inputs(reading, found):
         found.setdefault(seq, padding)
-    for seq, padding in _from_zero_runs(analysis):
+    for seq, padding in _from_zero_runs(reading):
         found.setdefault(seq, padding)
     return found
 
 
-def _batch_and_sequence(analysis: "Analysis", axes: tuple[int, ...]) -> tuple[int, int, str] | None:
+def _batch_and_sequence(reading: "Reading", axes: tuple[int, ...]) -> tuple[int, int, str] | None:
     """(batch dim, sequence dim, sequence id) of a rank-2 value, or None if its axes do not say."""
-    table = analysis.table
+    table = reading.table
     if len(axes) != 2:
         return None
     kinds = [table.get(axis) for axis in axes]
@@ -69,48 +69,48 @@ def _as_batch_first(value: torch.Tensor, batch_dim: int) -> torch.Tensor:
     return value if batch_dim == 0 else value.t()
 
 
-def _from_pad_ids(analysis: "Analysis"):
-    for event in analysis.recording.ops("embedding"):
+def _from_pad_ids(reading: "Reading"):
+    for event in reading.recording.ops("embedding"):
         pad_id = event.arg(2, "padding_idx")
         ids = event.inputs[0] if event.inputs else None
         if not isinstance(pad_id, int) or ids is None:
             continue
-        value = analysis.recording.values.get(ids.vid)
-        placed = _batch_and_sequence(analysis, analysis.axes_of(ids))
+        value = reading.recording.values.get(ids.vid)
+        placed = _batch_and_sequence(reading, reading.axes_of(ids))
         if value is None or placed is None:
             continue
         batch_dim, _, seq = placed
         if pad_id < 0:
-            pad_id += analysis.recording.events[event.index].inputs[1].shape[0]
+            pad_id += reading.recording.events[event.index].inputs[1].shape[0]
         yield seq, Padding(_as_batch_first(value == pad_id, batch_dim), f"pad id {pad_id} (the embedding's padding_idx)")
 
 
-def _from_config(analysis: "Analysis"):
+def _from_config(reading: "Reading"):
     """A HuggingFace config's `pad_token_id`, where the ids hold it only as runs at one end."""
-    stated = {call.attributes["pad_token_id"] for call in analysis.recording.module_calls
+    stated = {call.attributes["pad_token_id"] for call in reading.recording.module_calls
               if "pad_token_id" in call.attributes}
     for pad_id in stated:
-        for seq, ids in _token_inputs(analysis):
+        for seq, ids in _token_inputs(reading):
             pad = _end_runs(ids == pad_id, zero_means_pad=False)
             if pad is not None and bool((pad == (ids == pad_id)).all()):
                 yield seq, Padding(pad, f"pad id {pad_id} (the config's pad_token_id)")
 
 
-def _from_lengths(analysis: "Analysis"):
+def _from_lengths(reading: "Reading"):
     """Each sample's length, an integer input compared with a sequence's positions
     (`arange(T)[None, :] < lengths[:, None]`, whichever comparison): positions at or past a
     sample's length are its padding."""
-    for event in analysis.recording.ops("lt", "le", "gt", "ge"):
+    for event in reading.recording.ops("lt", "le", "gt", "ge"):
         if len(event.inputs) != 2 or not event.outputs:
             continue
-        placed = _batch_and_sequence(analysis, analysis.axes_of(event.outputs[0]))
+        placed = _batch_and_sequence(reading, reading.axes_of(event.outputs[0]))
         if placed is None:
             continue
         batch_dim, seq_dim, seq = placed
         size_b, size_t = event.outputs[0].shape[batch_dim], event.outputs[0].shape[seq_dim]
         for counts, positions in (event.inputs, event.inputs[::-1]):
-            lengths = _input_behind(analysis, counts.vid)
-            arange = analysis.flow.value(positions)
+            lengths = _input_behind(reading, counts.vid)
+            arange = reading.flow.value(positions)
             if lengths is None or arange is None or lengths.shape != (size_b,) or arange.numel() != size_t:
                 continue
             if lengths.is_floating_point() or not bool(((lengths >= 0) & (lengths <= size_t)).all()):
@@ -121,12 +121,12 @@ def _from_lengths(analysis: "Analysis"):
                 break
 
 
-def _from_document_ids(analysis: "Analysis"):
+def _from_document_ids(reading: "Reading"):
     """Document ids (`evidence.documents`) whose negative id fills a run at one end of each row it
     is in: the positions after (or before) the last packed document are padding (NaViT's -1)."""
-    for source in document_id_inputs(analysis.recording):
-        value = analysis.recording.values.get(source.meta.vid)
-        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta)) or _by_shape(analysis, value.shape)
+    for source in document_id_inputs(reading.recording):
+        value = reading.recording.values.get(source.meta.vid)
+        placed = _batch_and_sequence(reading, reading.axes_of(source.meta)) or _by_shape(reading, value.shape)
         ids = document_ids(_as_batch_first(value, placed[0])) if placed is not None else None
         if ids is None or not bool((ids < 0).any()):
             continue
@@ -136,20 +136,20 @@ def _from_document_ids(analysis: "Analysis"):
             yield placed[2], Padding(pad, f"the negative ids of the document ids {source.name}")
 
 
-def _input_behind(analysis: "Analysis", vid: int) -> torch.Tensor | None:
+def _input_behind(reading: "Reading", vid: int) -> torch.Tensor | None:
     """The value of the forward's input that `vid` is a view or a cast of, a few ops back, or None."""
-    source = source_behind(analysis, vid)
-    return analysis.recording.values.get(source.meta.vid) if source is not None and source.kind == "input" else None
+    source = source_behind(reading, vid)
+    return reading.recording.values.get(source.meta.vid) if source is not None and source.kind == "input" else None
 
 
-def source_behind(analysis: "Analysis", vid: int, steps: int = 4) -> "Source | None":
+def source_behind(reading: "Reading", vid: int, steps: int = 4) -> "Source | None":
     """The source (input, parameter, buffer) `vid` is a view, slice or cast of, a few ops back, or None:
     the ids a chunk was cut from, the cache buffer a write goes through."""
     for _ in range(steps):
-        source = analysis.recording.sources.get(vid)
+        source = reading.recording.sources.get(vid)
         if source is not None:
             return source
-        event = analysis.flow.made_by(vid)
+        event = reading.flow.made_by(vid)
         if event is None or event.op not in VIEWS_AND_CASTS or not event.inputs:
             return None
         vid = event.inputs[0].vid
@@ -159,26 +159,26 @@ def source_behind(analysis: "Analysis", vid: int, steps: int = 4) -> "Source | N
 VIEWS_AND_CASTS = LAYOUT_OPS | {"getitem", "narrow", "select", "split", "chunk", "unbind", "long", "int"}
 
 
-def _token_inputs(analysis: "Analysis"):
+def _token_inputs(reading: "Reading"):
     """(sequence id, ids as (batch, T)) of every rank-2 integer data input."""
-    recording = analysis.recording
+    recording = reading.recording
     for source in data_inputs(recording):
         value = recording.values.get(source.meta.vid)
         if value is None or value.dim() != 2 or value.is_floating_point():
             continue
-        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta))
+        placed = _batch_and_sequence(reading, reading.axes_of(source.meta))
         if placed is not None:
             yield placed[2], _as_batch_first(value, placed[0])
 
 
-def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
-    recording = analysis.recording
+def _from_mask_inputs(reading: "Reading", known: dict[str, Padding]):
+    recording = reading.recording
     for source in recording.sources.values():
         value = recording.values.get(source.meta.vid)
         if source.kind != "input" or value is None or value.dim() != 2 or not is_mask_like(source, value) or \
-                _never_hides(analysis, source.meta.vid):
+                _never_hides(reading, source.meta.vid):
             continue
-        placed = _batch_and_sequence(analysis, analysis.axes_of(source.meta)) or _by_shape(analysis, value.shape)
+        placed = _batch_and_sequence(reading, reading.axes_of(source.meta)) or _by_shape(reading, value.shape)
         if placed is None:
             continue
         batch_dim, _, seq = placed
@@ -195,12 +195,12 @@ def _from_mask_inputs(analysis: "Analysis", known: dict[str, Padding]):
             yield seq, Padding(pad, f"the mask input {source.name}")
 
 
-def _never_hides(analysis: "Analysis", vid: int) -> bool:
+def _never_hides(reading: "Reading", vid: int) -> bool:
     """Whether every use of a 0/1 input reads both of its values: it picks, position by position,
     between two values the model computed (`where(modality == 1, text(ids), patch(x))`), or looks
     up an embedding row (BERT's `token_type_ids` of a sentence pair). It tells what each position
     is, not which are padding."""
-    flow, frontier, uses = analysis.flow, [vid], []
+    flow, frontier, uses = reading.flow, [vid], []
     for _ in range(SELECTION_DEPTH):
         following = []
         for current in frontier:
@@ -225,14 +225,14 @@ SELECTION_PATH = LAYOUT_OPS | {"eq", "ne", "logical_not", "bitwise_not", "bool",
 SLICES = frozenset({"getitem", "narrow", "select"})  # of the mask itself (as the index, it hides)
 
 
-def _by_shape(analysis: "Analysis", shape: tuple[int, ...]) -> tuple[int, int, str] | None:
+def _by_shape(reading: "Reading", shape: tuple[int, ...]) -> tuple[int, int, str] | None:
     """A mask whose axes never met the data (it went through ops without axis rules) belongs to
     the one data input whose (batch, sequence) sizes it has, in the conventional (B, T) order."""
-    table, matches = analysis.table, set()
-    for vid, roles in analysis.layout.roles.items():
+    table, matches = reading.table, set()
+    for vid, roles in reading.layout.roles.items():
         if "batch" not in roles or "seq" not in roles:
             continue
-        axes = analysis.inputs.axes[vid]
+        axes = reading.inputs.axes[vid]
         batch, sequence = axes[roles.index("batch")], axes[roles.index("seq")]
         if (table.get(batch).size, table.get(sequence).size) == tuple(shape):
             matches.add(table.get(sequence).seq)
@@ -282,22 +282,22 @@ def _runs_at_end(pad: torch.Tensor) -> bool:
     return bool((trailing == pad).all())
 
 
-def _from_zero_runs(analysis: "Analysis"):
-    for seq, ids in _token_inputs(analysis):
+def _from_zero_runs(reading: "Reading"):
+    for seq, ids in _token_inputs(reading):
         pad = _end_runs(ids == 0, zero_means_pad=False)
         if pad is not None and bool((pad == (ids == 0)).all()):
             yield seq, Padding(pad, "runs of token 0 at one end of the ids")
 
 
-def image_padding(analysis: "Analysis", batch: int, grid: tuple[int, int] | None) -> Padding | None:
+def image_padding(reading: "Reading", batch: int, grid: tuple[int, int] | None) -> Padding | None:
     """Padding of flattened image keys from a (B, rows, columns) 0/1 or boolean mask input (an image
     processor's `pixel_mask`): the value that only ever fills some last rows and columns of each
     image is the padding, whatever the input is called. Asked by the mask checks for keys that
     are a flattened grid, since only they know which keys those are."""
     if grid is None:
         return None
-    for source in analysis.recording.sources.values():
-        value = analysis.recording.values.get(source.meta.vid)
+    for source in reading.recording.sources.values():
+        value = reading.recording.values.get(source.meta.vid)
         if source.kind != "input" or value is None or tuple(value.shape) != (batch, *grid):
             continue
         if not is_mask_like(source, value):
