@@ -163,6 +163,11 @@ class AxisTable:
         first, second = self.axes[ra], self.axes[rb]
         if self._copy_meets_base(ra, rb) or self._copy_meets_base(rb, ra):
             return ra  # a query/key copy meeting its own sequence: both stay as they are
+        if self._pieces_meet(self.axes[self.base_of(ra)], self.axes[self.base_of(rb)], event):
+            if first.kind == "unknown":  # joined from pieces of one size each: one sequence
+                ra, rb = rb, ra  # keep the record that knows what it is
+            self._parent[rb] = self.base_of(ra)  # not one role of it
+            return ra
         if self._same_structure(first, second):  # B·H meeting B·H: each part meets its twin
             for part_a, part_b in zip(first.parts, second.parts):
                 self.unify(part_a, part_b, event, inside_flattened=True)
@@ -230,6 +235,17 @@ class AxisTable:
         elif first.role == second.role:
             self._parent[rb] = ra
         return ra  # a role copy meeting its own sequence is fine, and both stay as they are
+
+    def _pieces_meet(self, first: Axis, second: Axis, event: int) -> bool:
+        """Two concatenations of pieces of the same sizes meet piece by piece (a mask joined from
+        ones for the task tokens and a step mask repeated per token, against the tokens joined the
+        same way): each piece meets its twin, and the two are one sequence if every pair became one."""
+        if not first.joined or len(first.joined) != len(second.joined) or \
+                [self.get(piece).size for piece in first.joined] != [self.get(piece).size for piece in second.joined]:
+            return False
+        for piece_a, piece_b in zip(first.joined, second.joined):
+            self.unify(piece_a, piece_b, event)
+        return all(self.same(piece_a, piece_b) for piece_a, piece_b in zip(first.joined, second.joined))
 
     def note_shift(self, a: int, b: int) -> None:
         """Two cuts of one sequence at different starts met element by element (`logits[:, :-1]`
@@ -376,6 +392,22 @@ class AxisTable:
             self._memo[key] = self.new("seq", size, name=name, seq=f"{name}@{event}", joined=roots, origin=event,
                                        label=f"{name} concatenated into one sequence")
         return self._memo[key]
+
+    def shifted_from(self, axis: int) -> int | None:
+        """The sequence `axis` is a shift of, if any: joined from extra tokens and one cut of that
+        sequence that leaves out as many (`cat([start, x[:, :-1]])`, a history one step behind),
+        so as long as it by construction, position for position."""
+        record = self.get(self.base_of(axis))
+        if not record.joined:
+            return None
+        cuts = [piece for piece in record.joined if self.get(piece).cut_from is not None]
+        if len(cuts) != 1:
+            return None
+        cut = self.get(cuts[0])
+        source = self.find(cut.cut_from)
+        if self.get(source).size != record.size or cut.cut_start not in (0, record.size - cut.size):
+            return None
+        return source
 
     def alignment(self, query: int, key: int) -> int | None:
         """How far key positions run ahead of query positions (query t is key t + offset), when

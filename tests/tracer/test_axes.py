@@ -179,3 +179,53 @@ def test_a_sliding_window_over_the_positions_keeps_the_batch_and_makes_windows()
     assert table.same(axes[0], t.analysis.axes_of(event.inputs[0])[0]) and table.get(axes[0]).kind == "batch"
     assert [table.get(axis).size for axis in axes] == [3, 2, 5, 4]
     assert table.get(axes[2]).kind == "seq" and not table.same(axes[2], t.analysis.axes_of(event.inputs[0])[2])
+
+
+def test_a_history_shifted_one_step_behind_is_a_shift_of_its_sequence():
+    """`cat([start, x[:, :-1]])` is as long as x by construction, position for position."""
+
+    class Shifted(nn.Module):
+        def forward(self, x):
+            start = torch.zeros(x.shape[0], 1, x.shape[2])
+            return torch.cat([start, x[:, :-1]], dim=1) + 1.0
+
+    t = traced(Shifted(), torch.randn(2, 6, 4))
+    table = t.analysis.table
+    events = t.recording.events
+    joined = t.analysis.axes_of(next(e for e in events if e.op == "cat").outputs[0])[1]
+    cut = next(e for e in events if e.op == "getitem")
+    assert table.same(table.shifted_from(joined), t.analysis.axes_of(cut.inputs[0])[1])
+    assert table.shifted_from(t.analysis.axes_of(cut.outputs[0])[1]) is None  # x[:, :-1] itself: a cut, no shift
+
+
+def test_a_mask_joined_like_the_tokens_meets_them_piece_by_piece():
+    """A key mask joined from a task part and a per-step part, against tokens joined the same way:
+    each piece meets its twin, so the step mask's dim becomes the steps' positions."""
+
+    class Joined(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.step_pos = nn.Parameter(torch.randn(8, 1, 4))
+
+        def forward(self, task, obs, step_pad):
+            B, L, K, _ = obs.shape
+            x = torch.cat([task, (obs + self.step_pos[:L]).flatten(1, 2)], dim=1)
+            hidden = torch.cat([step_pad.new_zeros(B, task.shape[1]), step_pad.repeat_interleave(K, dim=1)], dim=1)
+            return x.masked_fill(hidden[..., None], 0.0)
+
+    obs = torch.randn(2, 3, 2, 4)
+    t = traced(Joined(), torch.randn(2, 3, 4), obs, torch.zeros(2, 3, dtype=torch.bool))
+    table, sources = t.analysis.table, t.analysis.recording.sources
+    axes = {source.name: t.analysis.axes_of(source.meta) for source in sources.values() if source.kind == "input"}
+    assert table.same(axes["step_pad"][1], axes["obs"][1])
+    assert not table.same(axes["step_pad"][1], axes["task"][1])
+
+
+def test_quantiles_over_positions_keep_the_batch_behind_the_quantile_axis():
+    class Binned(nn.Module):
+        def forward(self, values):
+            edges = torch.nanquantile(values, torch.tensor([0.25, 0.5, 0.75]), dim=1)
+            return edges.permute(1, 0, 2) + values[:, :3]
+
+    t = traced(Binned(), torch.randn(2, 7, 4))
+    assert names(t, "nanquantile")[1:] == ["B", "d"]  # the quantiles lead; the sequence is reduced away

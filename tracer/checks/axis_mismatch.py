@@ -18,8 +18,7 @@ class AxisMismatch(Check):
         table = analysis.table
         apart = attended_pairs(table, analysis.blocks)
         for conflict in table.conflicts:
-            pair = frozenset((table.sequence_of(conflict.first), table.sequence_of(conflict.second)))
-            if conflict.reason == "sequences" and pair not in apart:
+            if conflict.reason == "sequences" and not _apart(table, apart, conflict.first, conflict.second):
                 continue  # two inputs never told apart by the model may be aligned by construction
             event = analysis.recording.events[conflict.event]
             if conflict.reason == "roles" and _symmetrized(analysis, event):
@@ -42,6 +41,15 @@ class AxisMismatch(Check):
                      "from the decoder and its keys and values from the encoder: check where each operand comes from",
                 related=_operands_built(analysis, event, (conflict.first, conflict.second)),
             )
+
+
+def _apart(table, apart: set[frozenset], first: int, second: int) -> bool:
+    """Whether the model told two sequences apart (attended one to the other), a sequence shifted
+    from another (a history one step behind) standing for that other: equal by construction."""
+    one, other = (table.shifted_from(axis) or table.base_of(axis) for axis in (first, second))
+    if table.same(one, other):
+        return False
+    return frozenset((table.sequence_of(one), table.sequence_of(other))) in apart
 
 
 ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "where", "maximum", "minimum", "addcmul", "lerp"})

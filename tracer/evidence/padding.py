@@ -227,16 +227,19 @@ SLICES = frozenset({"getitem", "narrow", "select"})  # of the mask itself (as th
 
 def _by_shape(reading: "Reading", shape: tuple[int, ...]) -> tuple[int, int, str] | None:
     """A mask whose axes never met the data (it went through ops without axis rules) belongs to
-    the one data input whose (batch, sequence) sizes it has, in the conventional (B, T) order."""
-    table, matches = reading.table, set()
+    the one data input whose (batch, sequence) sizes it has, in the conventional (B, T) order.
+    Positions of any kind count as candidates (the steps of an observation history, patches): a
+    mask as long as two of them says nothing about which it pads."""
+    table, matches = reading.table, {}
     for vid, roles in reading.layout.roles.items():
-        if "batch" not in roles or "seq" not in roles:
-            continue
         axes = reading.inputs.axes[vid]
-        batch, sequence = axes[roles.index("batch")], axes[roles.index("seq")]
-        if (table.get(batch).size, table.get(sequence).size) == tuple(shape):
-            matches.add(table.get(sequence).seq)
-    return (0, 1, matches.pop()) if len(matches) == 1 else None
+        if "batch" not in roles or table.get(axes[roles.index("batch")]).size != shape[0]:
+            continue
+        for axis in axes:
+            if table.is_positions(axis) and table.get(axis).size == shape[1]:
+                matches[table.sequence_of(axis)] = table.get(axis).seq
+    seq = next(iter(matches.values())) if len(matches) == 1 else None
+    return (0, 1, seq) if seq else None
 
 
 def _agreeing(mask: torch.Tensor, pad: torch.Tensor) -> torch.Tensor | None:

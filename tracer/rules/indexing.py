@@ -40,7 +40,8 @@ def join_rule(ctx: RuleContext) -> list[Axes]:
         result[d] = ctx.table.join(pieces, ctx.event.index)  # extra tokens + a sequence: one longer sequence
     else:
         kind = "feature" if kinds == {"feature"} else "unknown"
-        result[d] = ctx.table.new(kind, out[d], origin=ctx.event.index, label="concatenation")
+        result[d] = ctx.table.new(kind, out[d], origin=ctx.event.index, label="concatenation",
+                                  joined=tuple(ctx.table.find(piece) for piece in pieces))
     return [tuple(result)]
 
 

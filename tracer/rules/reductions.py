@@ -59,3 +59,22 @@ def reduction_rule(ctx: RuleContext) -> list[Axes]:
             axes = tuple(a for i, a in enumerate(ctx.inputs[0]) if i not in reduced)
         outputs.append(axes if len(axes) == len(out.shape) else ctx.fresh(out.shape))
     return outputs
+
+
+@rule("quantile", "nanquantile")
+def quantile_rule(ctx: RuleContext) -> list[Axes]:
+    """`quantile(x, q, dim, keepdim)`: the reduced dim gone (or kept as 1), led by q's axis when q is a
+    1-d tensor of quantiles."""
+    shape, out = ctx.shape(0), ctx.event.outputs[0].shape
+    dim = ctx.event.arg(2, "dim")
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        return [ctx.fresh(out)]
+    reduced = normalize_dims(dim, len(shape))
+    ctx.facts.normalized = reduced
+    if ctx.event.arg(3, "keepdim"):
+        rest = tuple(ctx.table.new("one", 1) if i in reduced else a for i, a in enumerate(ctx.inputs[0]))
+    else:
+        rest = tuple(a for i, a in enumerate(ctx.inputs[0]) if i not in reduced)
+    quantiles = ctx.inputs[1] if len(ctx.inputs) > 1 and len(ctx.inputs[1]) == 1 else ()
+    axes = tuple(quantiles) + rest
+    return [axes if len(axes) == len(out) else ctx.fresh(out)]

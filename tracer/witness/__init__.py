@@ -40,6 +40,7 @@ from .plans import COMPARES_SAMPLES, Plan, Skipped, plans
 from .regions import protected_cells, witnessed
 from .runner import Run, Runner, draws_random, identical, input_tensors
 from .state import Snapshot, take_snapshot
+from .untraced import nonfinite, recorded_finite, untraced_nan, watched
 from .verdict import confirm_or_report, makes_positions, mask_use_at, rows_picked_by_caller
 
 __all__ = ["Snapshot", "WitnessOutcome", "run_witnesses", "take_snapshot"]
@@ -54,6 +55,7 @@ PROTECTED = {"padding": "the real positions", "causal": "the positions before th
 # Witnesses whose invariant holds for every value inside the model, position by position, not only for
 # its outputs: where every output is pooled (one vector per packed image), the values inside are judged.
 INSIDE = ("documents",)
+UNTRACED_NAN = "the outputs are NaN when the model runs untraced: there is nothing to compare them with"
 # The contract's witness kinds: packed documents are samples of their own.
 WITNESS_KIND = {"documents": "batch"}
 
@@ -115,6 +117,12 @@ def _run_all(model: nn.Module, before: Snapshot, analysis, root, outputs, change
     found = plans(facts, inputs)
     repeat = next((plan for plan in found if isinstance(plan, Plan) and plan.kind == "repeat"), None)
     baseline = _baseline(runner, analysis.recording, outputs, repeat)
+    if nonfinite(baseline.outputs) and recorded_finite(analysis.recording):
+        outcome.findings += _untraced_nan(analysis, model, runner)
+        for plan in found:  # an output that is NaN on one path only compares with nothing
+            outcome.skipped.setdefault(plan.kind, UNTRACED_NAN)
+        outcome.forwards = runner.forwards
+        return outcome
     for plan in found:
         if isinstance(plan, Skipped):
             outcome.skipped.setdefault(plan.kind, plan.why)
@@ -160,6 +168,15 @@ def _alone_witness(analysis, runner: Runner, plan: Alone | str, baseline: Run, o
     if left_padded(plan) and not installed(where.recording.events[localized.event].file):
         return  # positions counted from the row's start under left padding may be the model's own design
     outcome.findings = confirm_or_report(where, f"alone-{plan.kind}", witness, localized, outcome.findings, same)
+
+
+def _untraced_nan(analysis, model: nn.Module, runner: Runner) -> list[Finding]:
+    """The module whose untraced run first turned finite inputs into NaN, as a finding."""
+    found: list[str] = []
+    with watched(model, found):
+        runner.run({}, cached=False)
+    finding = untraced_nan(analysis, found[0]) if found else None
+    return [finding] if finding is not None else []
 
 
 def _baseline(runner: Runner, recording, outputs: list[tuple[str, torch.Tensor]] | None,

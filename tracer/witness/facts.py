@@ -72,10 +72,18 @@ class Facts:
         return next((pad for other, (pad, _) in self.padding.items() if self.sequence_roots.get(other) in lined_up), None)
 
     def input_of_sequence(self, sequence: str) -> tuple[int, DataInput] | None:
-        for position, data in enumerate(self.data):
-            if data is not None and data.sequence == sequence and data.seq is not None:
-                return position, data
-        return None
+        return next(iter(self.inputs_of_sequence(sequence)), None)
+
+    def inputs_of_sequence(self, sequence: str) -> list[tuple[int, DataInput]]:
+        """Every data input over this sequence's positions (ids and their token types, a step's codes and
+        action), its own first, then those over a sequence lined up with it (a gene's id and its expression)."""
+        lined_up = self.aligned.get(self.sequence_roots.get(sequence), frozenset())
+        own = [(position, data) for position, data in enumerate(self.data)
+               if data is not None and data.sequence == sequence and data.seq is not None]
+        beside = [(position, data) for position, data in enumerate(self.data)
+                  if data is not None and data.seq is not None and data.sequence != sequence
+                  and self.sequence_roots.get(data.sequence) in lined_up]
+        return own + beside
 
 
 def gather(analysis, positions: list[int]) -> Facts:
@@ -94,7 +102,8 @@ def gather(analysis, positions: list[int]) -> Facts:
         axes = analysis.inputs.axes.get(vid, ())
         kinds = [table.get(axis).kind for axis in axes]  # what the forward made of each dim (an image's batch)
         batch = roles.index("batch") if "batch" in roles else (kinds.index("batch") if kinds.count("batch") == 1 else None)
-        seq = roles.index("seq") if roles.count("seq") == 1 else None
+        seq = roles.index("seq") if roles.count("seq") == 1 else (kinds.index("seq") if kinds.count("seq") == 1 and
+                                                                 "seq" not in roles else None)
         sequence = table.get(axes[seq]).seq if seq is not None and seq < len(axes) else None
         if sequence is not None:
             facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
@@ -222,11 +231,28 @@ def _pad_row(analysis, positions: list[int], pad: torch.Tensor) -> tuple[str, in
             continue
         pad_id %= event.inputs[1].shape[0]
         if bool((ids[pad] == pad_id).all()):
-            reader = next((user for user, _ in analysis.flow.users(weight.meta.vid) if user.op != "embedding"), None)
+            rows = event.inputs[1].shape[0]
+            reader = next((user for user, _ in analysis.flow.users(weight.meta.vid)
+                           if user.op != "embedding" and _reads_row(user, pad_id, rows)), None)
             if reader is not None:
                 return f"the pad id {pad_id}'s row of {weight.name} is also read by the {reader.op} at line {reader.line}"
             return weight.name, pad_id
     return None
+
+
+def _reads_row(event, row: int, rows: int) -> bool:
+    """Whether an op on an embedding weight may read row `row`: a plain index or slice of the rows
+    says which it reads (`weight[cls_id]`, the <cls> row); any other op may read them all."""
+    if event.op != "getitem" or len(event.args) < 2:
+        return True
+    index = event.args[1]
+    first = index[0] if isinstance(index, list) and index else index
+    if isinstance(first, int) and not isinstance(first, bool):
+        return first % rows == row
+    if isinstance(first, dict) and "slice" in first and all(bound is None or isinstance(bound, int)
+                                                            for bound in first["slice"]):
+        return row in range(rows)[slice(*first["slice"])]
+    return True
 
 
 def describes(mask: torch.Tensor, pad: torch.Tensor) -> bool:
@@ -260,16 +286,45 @@ def _causal_sequences(analysis, facts: Facts) -> dict[str, int]:
         if any(use.kind == "is_causal" for use in block.masks):
             found[sequence] = 0
             continue
+        steps = _steps(analysis, block, facts.sequence_roots[sequence])
         for use in masks_before(block):
             pattern = pattern_of(analysis, block, use)
             if pattern is None or pattern.hidden.shape[-2] < 2:
                 continue
             ordered = _built_from_a_triangle(analysis, use.mask.vid) if use.mask is not None else False
-            prefix = _staircase_prefix(~pattern.hidden, None if ordered else facts.padding_of(pattern.key_seq))
+            visible = ~pattern.hidden if steps is None else _per_step(~pattern.hidden, *steps)
+            prefix = _staircase_prefix(visible, None if ordered or steps else facts.padding_of(pattern.key_seq),
+                                       per_step=steps is not None)
             if prefix is not None:
                 found[sequence] = prefix
                 break
     return found
+
+
+def _steps(analysis, block: AttentionBlock, root: int) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """The positions of the sequence each query and each key holds, where the block attends over
+    several tokens per position (the codes and action of every step, flattened): None otherwise."""
+    from .regions import Region, positions_of
+
+    if block.query_axis is None or block.key_axis is None:
+        return None
+    region = Region("causal", root)
+    queries, keys = (positions_of(analysis.table, axis, region) for axis in (block.query_axis, block.key_axis))
+    if queries is None or keys is None or (queries.unique().numel() == queries.numel()
+                                           and keys.unique().numel() == keys.numel()):
+        return None
+    return queries, keys
+
+
+def _per_step(visible: torch.Tensor, queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+    """A token-level view of the keys collapsed to the sequence's positions: step i sees step j when
+    some token of i sees some token of j (a block-causal mask becomes a causal one)."""
+    size = int(max(queries.max(), keys.max())) + 1
+    rows = torch.nn.functional.one_hot(queries.clamp(min=0), size).float() * (queries >= 0).float()[:, None]
+    columns = torch.nn.functional.one_hot(keys.clamp(min=0), size).float() * (keys >= 0).float()[:, None]
+    if visible.shape[-2:] != (rows.shape[0], columns.shape[0]):
+        return visible
+    return (rows.T @ visible.float() @ columns) > 0
 
 
 def _built_from_a_triangle(analysis, vid: int) -> bool:
@@ -429,11 +484,12 @@ def _query_sequence(analysis, block: AttentionBlock, facts: Facts) -> str | None
     return None
 
 
-def _staircase_prefix(visible: torch.Tensor, pad: torch.Tensor | None = None) -> int | None:
+def _staircase_prefix(visible: torch.Tensor, pad: torch.Tensor | None = None, per_step: bool = False) -> int | None:
     """For a mask whose view of the keys moves with the query (a causal mask, a cache mask, a
     window: not a symmetric one) after a prefix of alike rows (a prefix LM's, whatever they see),
     the last row of that prefix, the longest over the samples (0 when it has none); None for any
-    other mask."""
+    other mask. `per_step`: a view collapsed to a few steps, where a step every other one sees is
+    no global key but the past, so only a symmetric table has no direction."""
 
     prefixes = []
     tables = visible.reshape(-1, *visible.shape[-2:])
@@ -448,7 +504,7 @@ def _staircase_prefix(visible: torch.Tensor, pad: torch.Tensor | None = None) ->
         leading = alike_rows(table)  # the prefix's rows
         pairs = seen[1:] & seen[:-1]
         pairs[:leading] = False  # the staircase is read after the prefix, whatever its rows see
-        needed = min(LOCKSTEP_ROWS, int(pairs.sum()))
+        needed = 1 if per_step else min(LOCKSTEP_ROWS, int(pairs.sum()))  # a few steps move on one at a time
         follows = [bool((bound[1:] >= bound[:-1])[pairs].all()) and
                    int(((bound[1:] == bound[:-1] + 1) & pairs).sum()) >= max(needed, 1)
                    for bound in (last, first)]
@@ -456,7 +512,8 @@ def _staircase_prefix(visible: torch.Tensor, pad: torch.Tensor | None = None) ->
         real = seen & table.any(0) if square else seen  # padding: keys nobody reads, and their own rows
         if square and pad is not None and tuple(pad.shape) == (visible.shape[0], size_k):
             real = real & ~pad[index // per_sample]  # known padding orders nothing (a padded query kept on its diagonal)
-        if not any(follows) or (square and undirected(table, real)):
+        symmetric = bool((table == table.T).all()) if per_step and square else square and undirected(table, real)
+        if not any(follows) or symmetric:
             continue
         prefixes.append(max(leading - 1, 0))
     return max(prefixes) if prefixes else None

@@ -109,7 +109,7 @@ def _pooled_from(analysis, base: Recording, found: Localized, region: Region) ->
         return
     for meta in event.inputs:
         producer = _through_views(analysis, meta.vid)
-        if producer is not None and producer.op in MASKING and any(_from_mask(analysis, m.vid) for m in producer.inputs):
+        if producer is not None and producer.op in MASKING and any(from_mask(analysis, m.vid) for m in producer.inputs):
             found.mask_event = producer.index
             found.hides_real = _hides_real(analysis, base, producer, region)
             return
@@ -125,7 +125,7 @@ def _through_views(analysis, vid: int):
     return producer
 
 
-def _from_mask(analysis, vid: int) -> bool:
+def from_mask(analysis, vid: int) -> bool:
     """A boolean or integer value (a mask, as given or compared), seen through views and casts."""
     for _ in range(VIEW_DEPTH):
         meta = analysis.flow.made_by(vid)

@@ -93,9 +93,10 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
             continue
         if not described and seq in facts.pad_rows:
             weight, pad_id = facts.pad_rows[seq]
+            also = _other_inputs_padded(facts, inputs, seq, pad, position)
+            held = f"the pad id {pad_id}'s row of {weight}" + "".join(f", {facts.names[other]}" for other in also)
             yield Plan("padding", _padding_region(facts, seq, pad),
-                       f"what the padded positions of {data.name} hold (the pad id {pad_id}'s row of {weight})",
-                       rows={weight: pad_id})
+                       f"what the padded positions of {data.name} hold ({held})", also, rows={weight: pad_id})
             return
         if not described and seq in facts.tied_rows:
             yield Skipped("padding", f"padding of {data.name} is read from its own pad ids, and {facts.tied_rows[seq]} "
@@ -113,12 +114,26 @@ def _padding(facts: Facts, inputs: list[torch.Tensor]):
         if mask is None:
             continue
         avoid = _pad_value(tensor, mask)
-        yield Plan("padding", _padding_region(facts, seq, pad),
-                   f"the padded positions of {data.name}", {position: _changed(tensor, mask, data.vocabulary, avoid)})
+        replace = {position: _changed(tensor, mask, data.vocabulary, avoid),
+                   **_other_inputs_padded(facts, inputs, seq, pad, position)}
+        names = " and ".join(facts.names[changed] for changed in replace)
+        yield Plan("padding", _padding_region(facts, seq, pad), f"the padded positions of {names}", replace)
         return
     plan = _self_padding(facts, inputs) or _image_padding(facts, inputs)
     if plan is not None:
         yield plan
+
+
+def _other_inputs_padded(facts: Facts, inputs: list[torch.Tensor], seq: str, pad: torch.Tensor,
+                         told_by: int) -> dict[int, torch.Tensor]:
+    """The other data inputs over the same positions (a gene's expression beside its id), changed at
+    the padded positions too: what a padded position holds is all of them."""
+    found = {}
+    for other, data in facts.inputs_of_sequence(seq):
+        mask = _positions_mask(inputs[other], data, pad) if other != told_by else None
+        if mask is not None:
+            found[other] = _changed(inputs[other], mask, data.vocabulary, _pad_value(inputs[other], mask))
+    return found
 
 
 def _image_padding(facts: Facts, inputs: list[torch.Tensor]) -> Plan | None:
@@ -246,18 +261,28 @@ def _causal(facts: Facts, inputs: list[torch.Tensor]):
             yield Skipped("causal", "no position after the causal prefix to change")
             continue
         cuts = _cuts(prefix, size_t, size_b)
-        where_changed = torch.zeros(tensor.shape, dtype=torch.bool)
-        for sample, cut in enumerate(cuts.tolist()):
-            rows = where_changed.select(data.batch, sample) if data.batch is not None else where_changed
-            rows.narrow(data.seq - (data.batch is not None and data.batch < data.seq), cut + 1,
-                        size_t - cut - 1).fill_(True)
+        replace = {position: _changed(tensor, _after_cuts(tensor, data, cuts), data.vocabulary, None)}
+        for other, more in facts.inputs_of_sequence(seq):  # every input over these positions: the step's codes too
+            if other != position and inputs[other].shape[more.seq] == size_t:
+                replace[other] = _changed(inputs[other], _after_cuts(inputs[other], more, cuts), more.vocabulary, None)
         pad = facts.padding.get(seq, (None, False))[0]
         region = Region("causal", facts.sequence_roots[seq], frozenset({size_t}), pad=pad, cut=cuts,
                         aligned=facts.aligned_roots(seq))
         word = "token" if not tensor.is_floating_point() else "position"
-        yield Plan("causal", region, _after(cuts, word, data.name),
-                   {position: _changed(tensor, where_changed, data.vocabulary, None)})
+        names = " and ".join(facts.names[changed] for changed in replace)
+        yield Plan("causal", region, _after(cuts, word, names), replace)
         return
+
+
+def _after_cuts(tensor: torch.Tensor, data, cuts: torch.Tensor) -> torch.Tensor:
+    """True at the positions after each sample's cut, over the input's other dims too."""
+    size_t = tensor.shape[data.seq]
+    where_changed = torch.zeros(tensor.shape, dtype=torch.bool)
+    for sample, cut in enumerate(cuts.tolist()):
+        rows = where_changed.select(data.batch, sample) if data.batch is not None else where_changed
+        rows.narrow(data.seq - (data.batch is not None and data.batch < data.seq), cut + 1,
+                    size_t - cut - 1).fill_(True)
+    return where_changed
 
 
 def _cuts(prefix: int, size_t: int, size_b: int) -> torch.Tensor:
@@ -309,12 +334,16 @@ def _pad_value(tensor: torch.Tensor, mask: torch.Tensor) -> int | None:
 
 
 def _changed(tensor: torch.Tensor, where: torch.Tensor, vocabulary: int | None, avoid: int | None) -> torch.Tensor:
-    """A copy of `tensor` with other content where `where` is set: other ids, or other features."""
+    """A copy of `tensor` with other content where `where` is set: other ids, or other features. A
+    float input that holds no negative value (amounts, times, pixels) keeps none: a value out of
+    its range (the log of a negative amount) would be NaN that no correct model need survive."""
     generator = torch.Generator().manual_seed(1234)
     new = tensor.clone()
     if tensor.is_floating_point():
         scale = float(tensor.float().std()) if tensor.numel() > 1 else 1.0
         noise = torch.randn(tensor.shape, generator=generator).to(tensor.dtype) * max(scale, 1e-3)
+        if tensor.numel() and bool((tensor >= 0).all()):
+            noise = noise.abs()
         new[where] = tensor[where] + 1.0 + noise[where]
         return new
     top = vocabulary or int(tensor.max()) + 1

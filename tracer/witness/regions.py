@@ -230,7 +230,22 @@ def positions_of(table: AxisTable, axis: int, region: Region, depth: int = 0) ->
             return None
         return torch.cat([piece if piece is not None else torch.full((table.get(part).size,), OTHER)
                           for piece, part in zip(pieces, record.joined)])
+    if record.kind == "merged" and record.parts:
+        return _merged_positions(table, record, region, depth)
     return None
+
+
+def _merged_positions(table: AxisTable, record, region: Region, depth: int) -> torch.Tensor | None:
+    """Positions of a flattened axis one of whose parts is the witnessed sequence (the tokens of
+    every step, `(steps · tokens_per_step)`): each entry holds its step's position, row-major."""
+    sizes = [table.get(part).size for part in record.parts]
+    found = [positions_of(table, part, region, depth + 1) for part in record.parts]
+    held = [index for index, positions in enumerate(found) if positions is not None]
+    if len(held) != 1 or math.prod(sizes) != record.size:
+        return None
+    index = held[0]
+    inner = math.prod(sizes[index + 1:])
+    return found[index].repeat_interleave(inner).repeat(math.prod(sizes[:index]))
 
 
 def _also_positions(table: AxisTable, axis: int, region: Region) -> list[torch.Tensor]:

@@ -44,9 +44,10 @@ class Runner:
         self.known: dict[int, Run] = {}  # seed offset -> the unrecorded run of the recorded inputs
 
     def run(self, replace: dict[int, torch.Tensor], seed_offset: int = 0, record: bool = False,
-            rows: dict[str, int] | None = None) -> Run:
-        """One forward; `rows`: parameter rows redrawn for this run only (a pad embedding), put back after."""
-        plain = not replace and not rows and not record
+            rows: dict[str, int] | None = None, cached: bool = True) -> Run:
+        """One forward; `rows`: parameter rows redrawn for this run only (a pad embedding), put back after;
+        `cached=False`: run even a plain forward whose outputs are known (hooks are watching it)."""
+        plain = not replace and not rows and not record and cached
         if plain and seed_offset in self.known:
             return self.known[seed_offset]
         with self._redrawn(rows or {}):

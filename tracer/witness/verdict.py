@@ -17,7 +17,7 @@ from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
 from ..findings import Finding, Witness
 from ..evidence.masks import lines_reading_ahead
 from ..evidence.padding import source_behind
-from .localize import VIEW_DEPTH, Localized
+from .localize import VIEW_DEPTH, Localized, from_mask
 
 # The codes whose claimed harm each witness observes.
 HARMS: dict[str, tuple[str, ...]] = {
@@ -132,6 +132,8 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
         code = "mask-polarity" if localized.hides_real else code
         where = (f"this mask hides the real positions and keeps the padded ones, which the {pooling} then reads"
                  if localized.hides_real else f"this mask leaves padded positions in what the {pooling} reads")
+        masks = [meta for meta in events[index].inputs if from_mask(analysis, meta.vid)]
+        related = construction(analysis, masks[0].vid, "mask built here", index) if masks else ()
     elif index is None and (mixer := _untracked_mixer(analysis, localized)) is not None:
         index, reached = mixer, events[localized.event]
         mixed = "samples" if kind == "batch" else "positions"
