@@ -17,9 +17,10 @@ from typing import Iterator
 from ..blocks import LAYOUT_OPS
 
 REDUCTIONS = ("sum", "mean", "amax", "amin", "max", "min", "var", "std", "var_mean", "std_mean", "logsumexp", "norm")
-# Ops that turn the statistic into the factor or offset it becomes (`clamp(min=eps) / 127`, `rsqrt`).
+# Ops that turn the statistic into the factor or offset it becomes (`clamp(min=eps) / 127`, `rsqrt`,
+# a guard `where(isinf(s), 1, s)`).
 ON_THE_NUMBER = LAYOUT_OPS | {"abs", "clamp", "clamp_min", "clamp_max", "sqrt", "rsqrt", "reciprocal", "pow", "neg",
-                              "exp", "log", "add", "sub", "mul", "div"}
+                              "exp", "log", "add", "sub", "mul", "div", "where", "nan_to_num", "maximum", "minimum"}
 # Ops where the number meets the samples' own values, cell by cell.
 MEETS = frozenset({"mul", "div", "add", "sub", "rsub", "where", "maximum", "minimum", "clamp", "masked_fill"})
 STEPS = 6

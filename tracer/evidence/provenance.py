@@ -348,14 +348,41 @@ def module_definition(analysis: "Analysis", path: str, role: str) -> tuple[Relat
     """Where the module at `path` was made: `self.norm = nn.LayerNorm((T, d))` in its parent's class
     (an argument given there, not in the forward, may be the mistake)."""
     parent, _, attribute = path.rpartition(".")
-    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == parent), None)
-    if type_name is None or not attribute or attribute.isdigit():
+    types = {call.path: call.type_name for call in analysis.recording.module_calls}
+    if attribute.isdigit():  # the k-th module given to `self.stem = nn.Sequential(...)`
+        grandparent, _, container = parent.rpartition(".")
+        if types.get(grandparent) is None or not container or container.isdigit():
+            return ()
+        for filename in _user_files(analysis):
+            line = _argument_line(filename, types[grandparent], container, int(attribute))
+            if line is not None:
+                return (_place(filename, line, role),)
+        return ()
+    type_name = types.get(parent)
+    if type_name is None or not attribute:
         return ()
     for filename in _user_files(analysis):
         lines = _registration_lines(filename, type_name, attribute)
         if lines:
             return (_place(filename, lines[0], role),)
     return ()
+
+
+def _argument_line(filename: str, type_name: str, attribute: str, position: int) -> int | None:
+    """The line of the `position`-th argument of the call assigned to `self.<attribute>` in class
+    `type_name` (`self.stem = nn.Sequential(conv, norm, ...)`), or None."""
+    source = parsed(filename)
+    if source is None:
+        return None
+    for cls in source.classes.get(type_name, ()):
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and any(
+                    isinstance(target, ast.Attribute) and target.attr == attribute and
+                    isinstance(target.value, ast.Name) and target.value.id == "self" for target in node.targets):
+                arguments = node.value.args
+                if position < len(arguments) and not any(isinstance(arg, ast.Starred) for arg in arguments):
+                    return arguments[position].lineno
+    return None
 
 
 def library_call(analysis: "Analysis", index: int) -> tuple[Related, ...]:

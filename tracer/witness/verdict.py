@@ -14,7 +14,7 @@ from dataclasses import replace
 from torch import nn
 
 from ..blocks import LAYOUT_OPS, AttentionBlock, MaskUse
-from ..findings import Finding, Witness
+from ..findings import Finding, Related, Witness
 from ..evidence.masks import lines_reading_ahead
 from ..evidence.padding import source_behind
 from .localize import VIEW_DEPTH, Localized, from_mask
@@ -115,7 +115,7 @@ def _places(analysis, localized: Localized) -> dict[tuple[str, int], int]:
 
 
 def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | None, aligned: bool) -> Finding:
-    from ..evidence.provenance import construction, library_call
+    from ..evidence.provenance import construction, enclosing_function, library_call
 
     if localized is None:
         return Finding(OWN_CODE[kind], "error", MESSAGES[kind].format(where="the op where it happens could not be "
@@ -162,11 +162,28 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     event = events[index]
     if not related and event.module:  # an op of a library module (nn.BatchNorm1d): its arguments may be the mistake
         related = _library_module_made(analysis, event.module)
+    place = (event.file, event.line)
+    if kind == "batch" and related and _batch_statistics_in_eval(event):
+        place = (related[0].file, related[0].line)  # the cause is how it was made, not where it was called
+        related = (Related(event.file, event.line, enclosing_function(event.file, event.line), "called here"),)
+        where = (f"this {_module_type(analysis, event.module)} keeps no running statistics, so in eval mode it "
+                 "normalizes every sample with statistics of the whole batch")
+        hint = "keep running statistics (track_running_stats=True, the default), or normalize per sample (GroupNorm, LayerNorm)"
     return Finding(
-        code, "error", MESSAGES[kind].format(where=where), event.file, event.line, event.module, event.op,
+        code, "error", MESSAGES[kind].format(where=where), place[0], place[1], event.module, event.op,
         analysis.node_ids[index] if aligned else "", hint=hint, event=index if aligned else None, related=related,
         witness=witness,
     )
+
+
+def _batch_statistics_in_eval(event) -> bool:
+    """A `batch_norm` run without running statistics (a BatchNorm made with `track_running_stats=False`):
+    in eval mode it still takes its mean and variance over the batch."""
+    return event.op == "batch_norm" and event.arg(1, "running_mean") is None
+
+
+def _module_type(analysis, path: str) -> str:
+    return next((call.type_name for call in analysis.recording.module_calls if call.path == path), "norm")
 
 
 def _library_module_made(analysis, path: str) -> tuple:

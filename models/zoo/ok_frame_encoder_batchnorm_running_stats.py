@@ -1,0 +1,36 @@
+"""A frame encoder whose BatchNorm keeps running statistics, so in eval mode each clip is normalized on its own.
+
+The convolutional stem is an nn.Sequential; its BatchNorm1d is made with the default
+`track_running_stats=True`, so eval mode normalizes with the statistics gathered in training
+and no clip's features depend on the rest of the batch. Twin of
+batch_leak_frame_encoder_batchnorm_no_running_stats.
+"""
+
+import math
+
+import torch
+import torch.nn as nn
+
+EXPECTED: tuple[str, ...] = ()
+
+
+class FrameEncoder(nn.Module):
+    def __init__(self, features: int = 6, d_model: int = 16):
+        super().__init__()
+        self.stem = nn.Sequential(
+            nn.Conv1d(features, d_model, 3, padding=1),
+            nn.BatchNorm1d(d_model),
+            nn.ReLU(),
+        )
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+
+    def forward(self, frames: torch.Tensor) -> torch.Tensor:
+        x = self.stem(frames.transpose(1, 2)).transpose(1, 2)
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        return x + scores.softmax(dim=-1) @ v
+
+
+def build():
+    torch.manual_seed(0)
+    return FrameEncoder().eval(), (torch.randn(3, 7, 6),)
