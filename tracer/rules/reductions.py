@@ -78,3 +78,17 @@ def quantile_rule(ctx: RuleContext) -> list[Axes]:
     quantiles = ctx.inputs[1] if len(ctx.inputs) > 1 and len(ctx.inputs[1]) == 1 else ()
     axes = tuple(quantiles) + rest
     return [axes if len(axes) == len(out) else ctx.fresh(out)]
+
+
+@rule("bucketize", "searchsorted")
+def lookup_rule(ctx: RuleContext) -> list[Axes]:
+    """Each value looked up in sorted boundaries: the result has the values' axes (`bucketize(x,
+    edges)`; `searchsorted(edges, x)`, whose edges may have rows of their own per sample)."""
+    values = 0 if ctx.event.op == "bucketize" else 1
+    out = ctx.event.outputs[0].shape
+    if len(ctx.inputs) <= values or tuple(ctx.event.inputs[values].shape) != tuple(out):
+        return [ctx.fresh(out)]
+    if ctx.event.op == "searchsorted" and len(ctx.inputs[0]) == len(out):  # per-row edges: leading dims align
+        for edge, value in zip(ctx.inputs[0][:-1], ctx.inputs[values][:-1]):
+            ctx.table.unify(value, edge, ctx.event.index)
+    return [ctx.inputs[values]]

@@ -7,7 +7,7 @@ plain data keyed by each input's position among the forward pass's tensors (the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -29,6 +29,7 @@ class DataInput:
     seq: int | None  # the dim holding the positions
     sequence: str | None  # the sequence id of that dim
     vocabulary: int | None  # the embedding's size, for token ids
+    roots: tuple[int, ...] = ()  # the table root of each dim's axis: what else its dims are (the players of a clip)
 
 
 @dataclass(frozen=True)
@@ -76,13 +77,20 @@ class Facts:
 
     def inputs_of_sequence(self, sequence: str) -> list[tuple[int, DataInput]]:
         """Every data input over this sequence's positions (ids and their token types, a step's codes and
-        action), its own first, then those over a sequence lined up with it (a gene's id and its expression)."""
-        lined_up = self.aligned.get(self.sequence_roots.get(sequence), frozenset())
+        action), its own first, then those that hold them in another dim (the players of a clip's
+        frames) or hold a sequence lined up with it (a gene's id and its expression); each with `seq`
+        set to the dim that holds them."""
+        root = self.sequence_roots.get(sequence)
+        held = {root} | set(self.aligned.get(root, frozenset())) if root is not None else set()
         own = [(position, data) for position, data in enumerate(self.data)
                if data is not None and data.sequence == sequence and data.seq is not None]
-        beside = [(position, data) for position, data in enumerate(self.data)
-                  if data is not None and data.seq is not None and data.sequence != sequence
-                  and self.sequence_roots.get(data.sequence) in lined_up]
+        beside = []
+        for position, data in enumerate(self.data):
+            if data is None or any(position == mine for mine, _ in own):
+                continue
+            dims = [dim for dim, axis_root in enumerate(data.roots) if axis_root in held and dim != data.batch]
+            if len(dims) == 1:
+                beside.append((position, replace(data, seq=dims[0], sequence=sequence)))
         return own + beside
 
 
@@ -107,7 +115,8 @@ def gather(analysis, positions: list[int]) -> Facts:
         sequence = table.get(axes[seq]).seq if seq is not None and seq < len(axes) else None
         if sequence is not None:
             facts.sequence_roots.setdefault(sequence, table.find(axes[seq]))
-        facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid))
+        facts.data[position] = DataInput(names[position], vid, batch, seq, sequence, vocabularies.get(vid),
+                                         tuple(table.find(axis) for axis in axes))
     _padding(analysis, facts, positions)
     facts.image_padding = _image_padding(analysis, facts, positions)
     facts.documents = find_documents(analysis, facts, positions)
