@@ -83,12 +83,14 @@ class BatchStatistics(nn.Module):
         return self.norm(x.transpose(1, 2)).transpose(1, 2)
 
 
-def test_a_leak_inside_a_torch_module_names_where_the_module_was_made():
+def test_a_batchnorm_without_running_statistics_is_laid_where_it_was_made():
+    """Its argument is the cause: the finding stands at the construction, with a note at the call."""
     report = run(BatchStatistics(), (torch.randn(3, 5, 4),))
     [finding] = [f for f in report.findings if f.code == "batch-leak"]
-    made = BatchStatistics.__init__.__code__.co_firstlineno + 2
-    assert [(note.line, note.role) for note in finding.related] == \
-        [(made, "the BatchNorm1d made here (with the arguments it runs with)")]
+    assert finding.line == BatchStatistics.__init__.__code__.co_firstlineno + 2
+    assert "keeps no running statistics" in finding.message
+    called = BatchStatistics.forward.__code__.co_firstlineno + 1
+    assert [(note.line, note.role) for note in finding.related] == [(called, "called here")]
 
 
 class FoldedSamples(nn.Module):
