@@ -259,7 +259,20 @@ def _untracked_mixer(analysis, localized: Localized) -> int | None:
     if not localized.through:
         return None
     start = min(localized.through)  # the ops behind the first moved one: the earliest is where it entered
-    return start if analysis.recording.events[start].op in MIXING else None
+    event = analysis.recording.events[start]
+    return start if event.op in MIXING or _cuts_flattened_samples(analysis, event) else None
+
+
+def _cuts_flattened_samples(analysis, event) -> bool:
+    """A slice of a dim that flattens the samples with their positions (`h.reshape(B * T, D)[:-1]`):
+    shifted along that dim, one sample's rows run into the next one's."""
+    if event.op not in ("getitem", "narrow") or not event.inputs or not event.outputs:
+        return False
+    table = analysis.table
+    return any(table.get(axis).kind == "merged" and any(table.get(part).kind == "batch" for part in table.get(axis).parts)
+               and size_in != size_out
+               for axis, size_in, size_out in zip(analysis.axes_of(event.inputs[0]), event.inputs[0].shape,
+                                                  event.outputs[0].shape))
 
 
 def _culprit(analysis, kind: str, localized: Localized) -> tuple[int | None, str]:
