@@ -206,6 +206,11 @@ class AxisTable:
         record = self.get(axis)
         return record.seq or f"axis{self.base_of(axis)}"
 
+    def holds_batch(self, axis: int) -> bool:
+        """The batch, or a merged axis with the batch among its parts: samples are in it."""
+        record = self.get(axis)
+        return record.kind == "batch" or self._holds_batch(record)
+
     def _holds_batch(self, record: Axis) -> bool:
         """A merged axis with the batch among its parts (`B·C` of a channel-independent encoder)."""
         return record.kind == "merged" and any(self.get(part).kind == "batch" for part in record.parts)

@@ -37,7 +37,7 @@ def batch_statistics(analysis) -> Iterator[tuple[int, str, str]]:
             continue
         axes = analysis.axes_of(event.inputs[0])
         reduced = analysis.facts[event.index].normalized if event.index in analysis.facts else ()
-        batch = [d for d in reduced if d < len(axes) and _holds_batch(table, axes[d]) and event.inputs[0].shape[d] > 1]
+        batch = [d for d in reduced if d < len(axes) and table.holds_batch(axes[d]) and event.inputs[0].shape[d] > 1]
         if not batch or _compares_samples(analysis, axes, event.inputs[0].shape[batch[0]]):
             continue
         meeting = _meets_samples(analysis, event.outputs[0].vid)
@@ -50,12 +50,6 @@ def batch_statistics(analysis) -> Iterator[tuple[int, str, str]]:
                "to every sample: each sample's outputs depend on the other samples' values",
                "reduce over each sample's own dims only: leave the batch dim out of `dim` (x.amax(dim=(1, 2, 3), "
                "keepdim=True) for one number per sample, dim=-1 for one per row)")
-
-
-def _holds_batch(table, axis: int) -> bool:
-    record = table.get(axis)
-    return record.kind == "batch" or (record.kind == "merged" and any(table.get(part).kind == "batch"
-                                                                       for part in record.parts))
 
 
 def _compares_samples(analysis, axes: tuple[int, ...], size: int) -> bool:
@@ -85,5 +79,5 @@ def _meets_samples(analysis, vid: int) -> int | None:
 
 
 def _has_samples(analysis, meta) -> bool:
-    return any(_holds_batch(analysis.table, axis) and size > 1
+    return any(analysis.table.holds_batch(axis) and size > 1
                for axis, size in zip(analysis.axes_of(meta), meta.shape))

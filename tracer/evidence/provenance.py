@@ -348,7 +348,7 @@ def module_definition(analysis: "Analysis", path: str, role: str) -> tuple[Relat
     """Where the module at `path` was made: `self.norm = nn.LayerNorm((T, d))` in its parent's class
     (an argument given there, not in the forward, may be the mistake)."""
     parent, _, attribute = path.rpartition(".")
-    types = {call.path: call.type_name for call in analysis.recording.module_calls}
+    types = analysis.module_types()
     if attribute.isdigit():  # the k-th module given to `self.stem = nn.Sequential(...)`
         grandparent, _, container = parent.rpartition(".")
         if types.get(grandparent) is None or not container or container.isdigit():

@@ -84,9 +84,9 @@ class Facts:
         held = {root} | set(self.aligned.get(root, frozenset())) if root is not None else set()
         own = [(position, data) for position, data in enumerate(self.data)
                if data is not None and data.sequence == sequence and data.seq is not None]
-        beside = []
+        beside, mine = [], {position for position, _ in own}
         for position, data in enumerate(self.data):
-            if data is None or any(position == mine for mine, _ in own):
+            if data is None or position in mine:
                 continue
             dims = [dim for dim, axis_root in enumerate(data.roots) if axis_root in held and dim != data.batch]
             if len(dims) == 1:

@@ -166,7 +166,7 @@ def _own_finding(analysis, kind: str, witness: Witness, localized: Localized | N
     if kind == "batch" and related and _batch_statistics_in_eval(event):
         place = (related[0].file, related[0].line)  # the cause is how it was made, not where it was called
         related = (Related(event.file, event.line, enclosing_function(event.file, event.line), "called here"),)
-        where = (f"this {_module_type(analysis, event.module)} keeps no running statistics, so in eval mode it "
+        where = (f"this {analysis.module_types().get(event.module, 'norm')} keeps no running statistics, so in eval mode it "
                  "normalizes every sample with statistics of the whole batch")
         hint = "keep running statistics (track_running_stats=True, the default), or normalize per sample (GroupNorm, LayerNorm)"
     return Finding(
@@ -182,16 +182,12 @@ def _batch_statistics_in_eval(event) -> bool:
     return event.op == "batch_norm" and event.arg(1, "running_mean") is None
 
 
-def _module_type(analysis, path: str) -> str:
-    return next((call.type_name for call in analysis.recording.module_calls if call.path == path), "norm")
-
-
 def _library_module_made(analysis, path: str) -> tuple:
     """Where a module of torch's own (`self.bn = nn.BatchNorm1d(d, track_running_stats=False)`) was made,
     when the op ran inside it: the arguments given there decide what it computes."""
     from ..evidence.provenance import module_definition
 
-    type_name = next((call.type_name for call in analysis.recording.module_calls if call.path == path), "")
+    type_name = analysis.module_types().get(path, "")
     module = getattr(nn, type_name, None)
     if not isinstance(module, type):
         return ()
@@ -269,8 +265,7 @@ def _cuts_flattened_samples(analysis, event) -> bool:
     if event.op not in ("getitem", "narrow") or not event.inputs or not event.outputs:
         return False
     table = analysis.table
-    return any(table.get(axis).kind == "merged" and any(table.get(part).kind == "batch" for part in table.get(axis).parts)
-               and size_in != size_out
+    return any(table.get(axis).kind == "merged" and table.holds_batch(axis) and size_in != size_out
                for axis, size_in, size_out in zip(analysis.axes_of(event.inputs[0]), event.inputs[0].shape,
                                                   event.outputs[0].shape))
 
